@@ -1,0 +1,3 @@
+from dealer_station.cli import main
+
+raise SystemExit(main())

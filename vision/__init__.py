@@ -1,0 +1,1 @@
+"""Roulette wheel vision: frames in, observations out. No capture, no I/O."""
