@@ -1,0 +1,231 @@
+"""The event contract: every input the station journals and ``replay`` reads.
+
+One event is one JSON object with a ``type`` and the schema version ``v``. The
+format is documented in ``docs/events.md``; this module is its single definition:
+``parse_event`` turns a JSON object into a typed event or refuses it with
+``bad_event`` naming the field, and ``event_to_json`` writes the canonical form.
+Money is a decimal string (``"12.50"``) or an integer, never a float: a float
+cannot hold 0.10 exactly.
+"""
+
+from __future__ import annotations
+
+from dataclasses import MISSING, dataclass, fields
+from decimal import Decimal, InvalidOperation
+from typing import Any, Final
+
+from dealer_station.games.cards import Card, CardError, parse_card
+from dealer_station.games.rejection import Rejected
+
+SCHEMA_VERSION: Final = 1
+
+
+@dataclass(frozen=True, slots=True)
+class SelectTable:
+    """Start (or restart) a table: which game, which variant, a fresh shoe."""
+
+    game: str
+    variant: str | None = None
+    table: str = "table-1"
+    decks: int | None = None
+    type = "table"
+
+
+@dataclass(frozen=True, slots=True)
+class NewShoe:
+    type = "new_shoe"
+
+
+@dataclass(frozen=True, slots=True)
+class Shuffle:
+    type = "shuffle"
+
+
+@dataclass(frozen=True, slots=True)
+class OpenRound:
+    round: str | None = None
+    type = "round_open"
+
+
+@dataclass(frozen=True, slots=True)
+class PlaceBet:
+    player: str
+    spot: str
+    amount: Decimal
+    box: int | None = None
+    numbers: tuple[int, ...] = ()
+    type = "bet"
+
+
+@dataclass(frozen=True, slots=True)
+class CancelBet:
+    player: str
+    spot: str
+    box: int | None = None
+    numbers: tuple[int, ...] = ()
+    type = "bet_cancel"
+
+
+@dataclass(frozen=True, slots=True)
+class CloseBets:
+    type = "bets_closed"
+
+
+@dataclass(frozen=True, slots=True)
+class DealCard:
+    card: Card
+    type = "card"
+
+
+@dataclass(frozen=True, slots=True)
+class BurnCard:
+    card: Card
+    type = "burn"
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """A player's decision. ``hand`` counts from 0 inside the box; ``player`` is
+    who answers an insurance or even-money offer (each stake owner answers for
+    their own stake)."""
+
+    box: int
+    action: str
+    hand: int | None = None
+    player: str | None = None
+    type = "decision"
+
+
+@dataclass(frozen=True, slots=True)
+class WheelResult:
+    number: int
+    type = "wheel_result"
+
+
+@dataclass(frozen=True, slots=True)
+class VoidRound:
+    reason: str
+    type = "void"
+
+
+Event = (
+    SelectTable
+    | NewShoe
+    | Shuffle
+    | OpenRound
+    | PlaceBet
+    | CancelBet
+    | CloseBets
+    | DealCard
+    | BurnCard
+    | Decision
+    | WheelResult
+    | VoidRound
+)
+
+EVENT_TYPES: Final[dict[str, type[Any]]] = {
+    cls.type: cls
+    for cls in (
+        SelectTable,
+        NewShoe,
+        Shuffle,
+        OpenRound,
+        PlaceBet,
+        CancelBet,
+        CloseBets,
+        DealCard,
+        BurnCard,
+        Decision,
+        WheelResult,
+        VoidRound,
+    )
+}
+
+# Keys the journal adds around an event (who sent it, when); replay ignores them.
+ENVELOPE_KEYS: Final = frozenset({"v", "type", "source", "at", "id", "by", "why"})
+
+
+def parse_amount(value: object, name: str = "amount") -> Decimal:
+    if isinstance(value, bool) or not isinstance(value, int | str):
+        raise Rejected("bad_event", f"{name} must be a decimal string or an integer")
+    try:
+        amount = Decimal(value)
+    except InvalidOperation:
+        raise Rejected("bad_event", f"{name} {value!r} is not a number") from None
+    if not amount.is_finite() or amount <= 0:
+        raise Rejected("bad_event", f"{name} must be a positive amount")
+    return amount
+
+
+def _field(obj: dict[str, Any], name: str, kind: type[Any], required: bool) -> Any:
+    if name not in obj or obj[name] is None:
+        if required:
+            raise Rejected("bad_event", f"missing field {name!r}")
+        return None
+    value = obj[name]
+    if kind is int and (isinstance(value, bool) or not isinstance(value, int)):
+        raise Rejected("bad_event", f"field {name!r} must be an integer")
+    if kind is str and not isinstance(value, str):
+        raise Rejected("bad_event", f"field {name!r} must be a string")
+    return value
+
+
+def parse_event(obj: object) -> Event:
+    """A JSON object to a typed event, or ``Rejected('bad_event', ...)``."""
+    if not isinstance(obj, dict):
+        raise Rejected("bad_event", "an event is a JSON object")
+    version = obj.get("v", SCHEMA_VERSION)
+    if version != SCHEMA_VERSION:
+        raise Rejected("bad_event", f"schema version {version!r} is not {SCHEMA_VERSION}")
+    kind = obj.get("type")
+    cls = EVENT_TYPES.get(kind) if isinstance(kind, str) else None
+    if cls is None:
+        raise Rejected("bad_event", f"unknown event type {kind!r}")
+    known = {f.name for f in fields(cls)}
+    unknown = set(obj) - known - ENVELOPE_KEYS
+    if unknown:
+        raise Rejected("bad_event", f"unknown field {sorted(unknown)[0]!r} in {kind}")
+    values: dict[str, Any] = {}
+    for f in fields(cls):
+        required = f.default is MISSING
+        if f.name in ("card",):
+            text = _field(obj, f.name, str, True)
+            try:
+                values[f.name] = parse_card(text)
+            except CardError as exc:
+                raise Rejected("bad_card", str(exc)) from None
+        elif f.name == "amount":
+            values[f.name] = parse_amount(obj.get("amount"))
+        elif f.name == "numbers":
+            numbers = obj.get("numbers", [])
+            if not isinstance(numbers, list) or not all(
+                isinstance(n, int) and not isinstance(n, bool) for n in numbers
+            ):
+                raise Rejected("bad_event", "field 'numbers' must be a list of integers")
+            values[f.name] = tuple(numbers)
+        elif f.name in ("box", "hand", "decks", "number"):
+            value = _field(obj, f.name, int, required)
+            if value is not None:
+                values[f.name] = value
+        else:
+            value = _field(obj, f.name, str, required)
+            if value is not None:
+                values[f.name] = value
+    event: Event = cls(**values)
+    return event
+
+
+def event_to_json(event: Event) -> dict[str, Any]:
+    """The canonical JSON form: ``v`` and ``type`` first, then the fields that
+    differ from their defaults."""
+    out: dict[str, Any] = {"v": SCHEMA_VERSION, "type": event.type}
+    for f in fields(event):
+        value = getattr(event, f.name)
+        if value == f.default or (f.name == "numbers" and value == ()):
+            continue
+        if isinstance(value, (Card, Decimal)):
+            value = str(value)
+        elif isinstance(value, tuple):
+            value = list(value)
+        out[f.name] = value
+    return out
