@@ -97,6 +97,13 @@ class Decision:
 
 
 @dataclass(frozen=True, slots=True)
+class CloseInsurance:
+    """The insurance offer's time is up: whoever has not answered declined."""
+
+    type = "insurance_closed"
+
+
+@dataclass(frozen=True, slots=True)
 class WheelResult:
     number: int
     type = "wheel_result"
@@ -119,6 +126,7 @@ Event = (
     | DealCard
     | BurnCard
     | Decision
+    | CloseInsurance
     | WheelResult
     | VoidRound
 )
@@ -136,6 +144,7 @@ EVENT_TYPES: Final[dict[str, type[Any]]] = {
         DealCard,
         BurnCard,
         Decision,
+        CloseInsurance,
         WheelResult,
         VoidRound,
     )

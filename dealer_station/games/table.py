@@ -1,0 +1,140 @@
+"""One table as a fold over events: ``state = fold(apply, events)``.
+
+The table owns the shoe and the round counter and hands each round's events to
+its game's engine. ``apply`` is pure and total: it returns the next state and the
+output records, or raises ``Rejected`` and the caller keeps the state it had.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any
+
+from dealer_station.games import baccarat, blackjack, roulette
+from dealer_station.games.engine import GameSetup, NextStep, Output
+from dealer_station.games.events import (
+    BurnCard,
+    DealCard,
+    Event,
+    NewShoe,
+    OpenRound,
+    SelectTable,
+    Shuffle,
+)
+from dealer_station.games.rejection import Rejected
+from dealer_station.games.rulefile import RuleFileError
+from dealer_station.games.shoe import Shoe
+
+GAMES = {
+    "blackjack": blackjack.setup,
+    "baccarat": baccarat.setup,
+    "roulette": roulette.setup,
+}
+
+
+@dataclass(frozen=True, slots=True)
+class TableState:
+    table: str
+    game: str
+    setup: GameSetup
+    shoe: Shoe | None
+    round: Any = None
+    rounds_started: int = 0
+
+    @property
+    def round_over(self) -> bool:
+        return self.round is None or self.setup.engine.is_over(self.round)
+
+    def next_step(self) -> NextStep:
+        if self.round is None:
+            return NextStep("round_open")
+        step = self.setup.engine.next_step(self.round)
+        if step.kind == "settled" and self.shoe is not None and self.shoe.cut_card_reached:
+            return NextStep("shuffle")
+        return step
+
+
+def select_table(event: SelectTable) -> TableState:
+    make = GAMES.get(event.game)
+    if make is None:
+        raise Rejected("unknown_game", f"no game {event.game!r}; games: {', '.join(GAMES)}")
+    try:
+        setup = make(event.variant, event.decks)
+    except RuleFileError as exc:
+        raise Rejected("bad_variant", str(exc)) from None
+    shoe = None if setup.decks is None else Shoe.new(setup.decks, setup.cut_card_at)
+    return TableState(event.table, event.game, setup, shoe)
+
+
+def _fresh_shoe(state: TableState) -> Shoe | None:
+    return None if state.shoe is None else state.shoe.reshuffled()
+
+
+def apply(state: TableState | None, event: Event) -> tuple[TableState, list[Output]]:
+    if isinstance(event, SelectTable):
+        if state is not None and not state.round_over:
+            raise Rejected("round_in_progress", "finish or void the round before changing table")
+        new = select_table(event)
+        return new, [
+            {
+                "type": "table_ready",
+                "table": new.table,
+                "game": new.game,
+                "variant": new.setup.variant,
+            }
+        ]
+    if state is None:
+        raise Rejected("no_table", "the first event must select the table's game")
+
+    if isinstance(event, NewShoe | Shuffle):
+        if state.shoe is None:
+            raise Rejected("no_shoe", f"{state.game} is played without cards")
+        if not state.round_over:
+            raise Rejected("round_in_progress", "a shoe is changed between rounds")
+        return replace(state, shoe=state.shoe.reshuffled()), [
+            {"type": event.type, "cards": state.shoe.size}
+        ]
+
+    if isinstance(event, BurnCard):
+        if state.shoe is None:
+            raise Rejected("no_shoe", f"{state.game} is played without cards")
+        if not state.round_over and state.setup.engine.next_step(state.round).kind == "card":
+            raise Rejected("misdeal", "a card is due to the round; burn between rounds")
+        return replace(state, shoe=state.shoe.burn(event.card)), [
+            {"type": "burned", "card": str(event.card)}
+        ]
+
+    if isinstance(event, OpenRound):
+        if not state.round_over:
+            raise Rejected("round_in_progress", "the current round is not over")
+        shoe = state.shoe
+        if shoe is not None:
+            if state.setup.shuffle_every_round:
+                shoe = shoe.reshuffled()
+            elif shoe.cut_card_reached:
+                raise Rejected("shuffle_due", "the cut card is out: shuffle before the next round")
+        number = state.rounds_started + 1
+        round_id = event.round or f"{state.table}-{number:06d}"
+        new = replace(
+            state,
+            shoe=shoe,
+            round=state.setup.engine.new_round(round_id),
+            rounds_started=number,
+        )
+        return new, [{"type": "round_opened", "round": round_id}]
+
+    if state.round is None or state.round_over:
+        raise Rejected("no_round", "open a round first")
+
+    shoe = state.shoe
+    if isinstance(event, DealCard):
+        if shoe is None:
+            raise Rejected("no_shoe", f"{state.game} is played without cards")
+        shoe = shoe.draw(event.card)
+    round_state, outputs = state.setup.engine.apply(state.round, event)
+    new = replace(state, shoe=shoe, round=round_state)
+    if new.round_over:
+        outputs.append({"type": "round_settled", **new.setup.engine.outcome(round_state)})
+        if new.shoe is not None and new.shoe.cut_card_reached:
+            outputs.append({"type": "shuffle_due", "cards_out": new.shoe.dealt + new.shoe.burned})
+    return new, outputs
