@@ -339,7 +339,9 @@ class BlackjackEngine:
     def _deal(self, state: BlackjackRound, card: Card) -> tuple[BlackjackRound, list[Output]]:
         step = self.next_step(state)
         if step.kind != "card":
-            raise Rejected("misdeal", f"no card is due now: waiting for {step.kind} {step.to}".strip())
+            raise Rejected(
+                "misdeal", f"no card is due now: waiting for {step.kind} {step.to}".strip()
+            )
         if step.to == "dealer":
             new = replace(state, dealer=(*state.dealer, card))
             total, soft = hand_total(new.dealer)
