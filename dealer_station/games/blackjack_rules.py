@@ -91,6 +91,9 @@ class BlackjackRules:
     stand_all: bool = False
     min_bet: Decimal = Decimal(1)
     max_bet: Decimal = Decimal(1000)
+    # The currency's smallest amount: a stake is a whole number of it, and what
+    # the house pays back is rounded down to it (it pays no fraction of a cent).
+    minor_unit: Decimal = Decimal("0.01")
     bonus_blackjack_pays: str = ""
     # Sevens side bet: what a first 7, first two 7s and first three 7s of one
     # hand pay. Empty: not offered.
@@ -119,6 +122,8 @@ class BlackjackRules:
             problems.append("peek_up_cards needs hole_card = true")
         if self.min_bet <= 0 or self.max_bet < self.min_bet:
             problems.append("min_bet must be positive and not above max_bet")
+        if self.minor_unit <= 0:
+            problems.append("minor_unit must be positive")
         if self.bonus_sevens_pays and len(self.bonus_sevens_pays) != 3:
             problems.append("bonus_sevens_pays lists three payouts: 7, 77, 777")
         for ratio in (self.blackjack_pays, self.bonus_blackjack_pays, *self.bonus_sevens_pays):

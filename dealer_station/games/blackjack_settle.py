@@ -9,7 +9,7 @@ are fractions, applied exactly.
 
 from __future__ import annotations
 
-from decimal import Decimal
+from decimal import ROUND_DOWN, Decimal
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
@@ -24,8 +24,10 @@ if TYPE_CHECKING:
 LOSE, PUSH, WIN = Fraction(0), Fraction(1), Fraction(2)
 
 
-def times(amount: Decimal, factor: Fraction) -> Decimal:
-    return amount * factor.numerator / factor.denominator
+def times(rules: BlackjackRules, amount: Decimal, factor: Fraction) -> Decimal:
+    """``amount`` times ``factor``, rounded down to the minor unit."""
+    exact = amount * factor.numerator / factor.denominator
+    return exact.quantize(rules.minor_unit, rounding=ROUND_DOWN)
 
 
 def blackjack_factor(rules: BlackjackRules, hand: Hand) -> Fraction:
@@ -127,13 +129,13 @@ def box_payouts(rules: BlackjackRules, rnd: BlackjackRound, box: Box) -> list[Pa
                         stake.player,
                         spot,
                         staked,
-                        times(staked, factor),
+                        times(rules, staked, factor),
                         word,
                         {**where, "hand": i, **detail},
                     )
                 )
         if answers.get((stake.player, "insurance")):
-            insured = stake.amount / 2
+            insured = times(rules, stake.amount, Fraction(1, 2))
             payouts.append(
                 Payout(
                     stake.player,
@@ -151,7 +153,7 @@ def box_payouts(rules: BlackjackRules, rnd: BlackjackRound, box: Box) -> list[Pa
                 stake.player,
                 spot,
                 stake.amount,
-                times(stake.amount, factor),
+                times(rules, stake.amount, factor),
                 _result_word(factor),
                 {"box": box.number, **detail},
             )
@@ -159,7 +161,7 @@ def box_payouts(rules: BlackjackRules, rnd: BlackjackRound, box: Box) -> list[Pa
     return payouts
 
 
-def _void_payouts(rnd: BlackjackRound) -> list[Payout]:
+def _void_payouts(rules: BlackjackRules, rnd: BlackjackRound) -> list[Payout]:
     payouts = []
     for box in rnd.boxes:
         units = sum(h.units for h in box.hands)
@@ -169,7 +171,8 @@ def _void_payouts(rnd: BlackjackRound) -> list[Payout]:
             payouts.append(Payout(stake.player, spot, staked, staked, "void", {"box": box.number}))
         for o in rnd.offers:
             if o.box == box.number and o.kind == "insurance" and o.taken:
-                insured = next(s.amount for _, s in stakes if s.player == o.player) / 2
+                staked = next(s.amount for _, s in stakes if s.player == o.player)
+                insured = times(rules, staked, Fraction(1, 2))
                 payouts.append(
                     Payout(o.player, "insurance", insured, insured, "void", {"box": box.number})
                 )
@@ -212,7 +215,7 @@ def settle(rules: BlackjackRules, rnd: BlackjackRound) -> Output:
     if rnd.void_reason:
         out["voided"] = True
         out["reason"] = rnd.void_reason
-        payouts = _void_payouts(rnd)
+        payouts = _void_payouts(rules, rnd)
     else:
         payouts = [p for box in rnd.boxes for p in box_payouts(rules, rnd, box)]
     out["payouts"] = [p.to_json() for p in payouts]

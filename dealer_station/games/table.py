@@ -124,6 +124,8 @@ def apply(state: TableState | None, event: Event) -> tuple[TableState, list[Outp
         return new, [{"type": "round_opened", "round": round_id}]
 
     if state.round is None or state.round_over:
+        if isinstance(event, DealCard):
+            raise Rejected("misdeal", f"{event.card} was drawn with no round in play")
         raise Rejected("no_round", "open a round first")
 
     shoe = state.shoe

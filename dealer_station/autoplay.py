@@ -1,0 +1,211 @@
+"""A self-driving table: a croupier, a shuffled shoe and players who bet and decide.
+
+``Autoplay.next_event(state)`` looks at what the table waits for and returns the
+event a croupier, shoe or player would send: a card off the top of a really
+shuffled shoe, a bet, a decision by a simple basic strategy, a wheel result. It
+drives ``simulate`` and the demo station. Seeded: the same seed plays the same
+session.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from decimal import Decimal
+
+from dealer_station.games.blackjack import BlackjackEngine, BlackjackRound
+from dealer_station.games.blackjack_hand import card_value, hand_total
+from dealer_station.games.cards import Card, standard_deck
+from dealer_station.games.events import (
+    CloseBets,
+    CloseInsurance,
+    DealCard,
+    Decision,
+    Event,
+    NewShoe,
+    OpenRound,
+    PlaceBet,
+    SelectTable,
+    Shuffle,
+    WheelResult,
+)
+from dealer_station.games.roulette_layout import BET_TYPES, placements
+from dealer_station.games.table import TableState
+
+# Multi-deck basic strategy, dealer stands on soft 17 (the usual published chart,
+# e.g. Wizard of Odds, "4-8 decks, dealer stands on soft 17"). Columns are the
+# dealer's up-card 2..10, A. H hit, S stand, D double else hit, Ds double else
+# stand, P split, R surrender else hit.
+_UP = (2, 3, 4, 5, 6, 7, 8, 9, 10, 11)
+_HARD = {
+    8: "H H H H H H H H H H",
+    9: "H D D D D H H H H H",
+    10: "D D D D D D D D H H",
+    11: "D D D D D D D D D H",
+    12: "H H S S S H H H H H",
+    13: "S S S S S H H H H H",
+    14: "S S S S S H H H H H",
+    15: "S S S S S H H H R H",
+    16: "S S S S S H H R R R",
+}
+_SOFT = {
+    13: "H H H D D H H H H H",
+    14: "H H H D D H H H H H",
+    15: "H H D D D H H H H H",
+    16: "H H D D D H H H H H",
+    17: "H D D D D H H H H H",
+    18: "S Ds Ds Ds Ds S S H H H",
+    19: "S S S S S S S S S S",
+}
+_PAIRS = {
+    1: "P P P P P P P P P P",
+    2: "P P P P P P H H H H",
+    3: "P P P P P P H H H H",
+    4: "H H H P P H H H H H",
+    6: "P P P P P H H H H H",
+    7: "P P P P P P H H H H",
+    8: "P P P P P P P P P P",
+    9: "P P P P P S P P S S",
+}
+
+
+def _chart(table: dict[int, str], row: int, up: int) -> str:
+    return table[row].split()[_UP.index(up)]
+
+
+def basic_strategy(cards: tuple[Card, ...], up: Card, legal: tuple[str, ...]) -> str:
+    """A legal action for the hand by the published multi-deck chart."""
+    up_value = 11 if up.rank == "A" else card_value(up)
+    total, soft = hand_total(cards)
+    code = ""
+    if len(cards) == 2 and card_value(cards[0]) == card_value(cards[1]) and "split" in legal:
+        code = _PAIRS.get(card_value(cards[0]), "")
+        code = "P" if code and _chart(_PAIRS, card_value(cards[0]), up_value) == "P" else ""
+    if not code:
+        if soft and total in _SOFT:
+            code = _chart(_SOFT, total, up_value)
+        elif not soft and total in _HARD:
+            code = _chart(_HARD, total, up_value)
+        else:
+            code = "S" if total >= 17 or (soft and total >= 19) else "H"
+    wanted = {
+        "H": ("hit", "stand"),
+        "S": ("stand",),
+        "D": ("double", "hit", "stand"),
+        "Ds": ("double", "stand"),
+        "P": ("split", "hit", "stand"),
+        "R": ("surrender", "hit", "stand"),
+    }[code]
+    return next(action for action in (*wanted, "stand") if action in legal)
+
+
+@dataclass
+class PhysicalShoe:
+    """The cards as they lie in the shoe after a real shuffle."""
+
+    decks: int
+    rng: random.Random
+    cards: list[Card] = field(default_factory=list)
+
+    def shuffle(self) -> None:
+        self.cards = list(standard_deck()) * self.decks
+        self.rng.shuffle(self.cards)
+
+    def draw(self) -> Card:
+        if not self.cards:
+            self.shuffle()
+        return self.cards.pop()
+
+
+@dataclass
+class Autoplay:
+    game: str
+    variant: str | None = None
+    seed: int = 0
+    table: str = "table-1"
+    players: int = 3
+    rng: random.Random = field(init=False)
+    shoe: PhysicalShoe | None = field(init=False, default=None)
+    _bets: list[PlaceBet] = field(init=False, default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.rng = random.Random(self.seed)
+
+    def next_event(self, state: TableState | None) -> Event:
+        if state is None:
+            return SelectTable(self.game, self.variant, self.table)
+        if self.shoe is None and state.shoe is not None:
+            self.shoe = PhysicalShoe(state.shoe.decks, self.rng)
+            self.shoe.shuffle()
+            return NewShoe()
+        step = state.next_step()
+        if step.kind == "shuffle":
+            assert self.shoe is not None
+            self.shoe.shuffle()
+            return Shuffle()
+        if step.kind in ("round_open", "settled"):
+            if state.setup.shuffle_every_round and self.shoe is not None:
+                self.shoe.shuffle()
+            self._bets = self._plan_bets(state)
+            return OpenRound()
+        if step.kind == "bets":
+            return self._bets.pop() if self._bets else CloseBets()
+        if step.kind == "card":
+            assert self.shoe is not None
+            return DealCard(self.shoe.draw())
+        if step.kind == "insurance":
+            return CloseInsurance()
+        if step.kind == "decision":
+            return self._decide(state)
+        if step.kind == "wheel":
+            return WheelResult(self.rng.randrange(37))
+        raise AssertionError(f"autoplay does not know how to answer {step}")
+
+    def _decide(self, state: TableState) -> Decision:
+        engine = state.setup.engine
+        rnd = state.round
+        assert isinstance(engine, BlackjackEngine) and isinstance(rnd, BlackjackRound)
+        step = engine.next_step(rnd)
+        _, box_text, _, hand_text = step.to.split()
+        box, hand = int(box_text), int(hand_text)
+        cards = rnd.box(box).hands[hand].cards
+        assert rnd.up_card is not None
+        action = basic_strategy(cards, rnd.up_card, step.options)
+        return Decision(box=box, hand=hand, action=action)
+
+    def _amount(self, low: int, high: int) -> Decimal:
+        return Decimal(self.rng.choice([v for v in (5, 10, 20, 25, 50, 100) if low <= v <= high]))
+
+    def _plan_bets(self, state: TableState) -> list[PlaceBet]:
+        names = [f"player-{i}" for i in range(1, self.players + 1)]
+        bets: list[PlaceBet] = []
+        if state.game == "blackjack":
+            engine = state.setup.engine
+            assert isinstance(engine, BlackjackEngine)
+            rules = engine.rules
+            boxes = self.rng.sample(range(1, rules.boxes + 1), k=min(self.players, rules.boxes))
+            for i, box in enumerate(sorted(boxes)):
+                player = names[0] if rules.one_player else names[i % len(names)]
+                amount = self._amount(int(rules.min_bet), int(rules.max_bet))
+                bets.append(PlaceBet(player, "main", amount, box=box))
+                for spot in rules.bonus_spots():
+                    if self.rng.random() < 0.3:
+                        bets.append(PlaceBet(player, spot, Decimal(5), box=box))
+        elif state.game == "baccarat":
+            for player in names:
+                bets.append(
+                    PlaceBet(player, self.rng.choice(["player", "banker"]), self._amount(5, 100))
+                )
+                if self.rng.random() < 0.2:
+                    bets.append(PlaceBet(player, "tie", Decimal(5)))
+                if self.rng.random() < 0.2:
+                    pair = self.rng.choice(["player_pair", "banker_pair"])
+                    bets.append(PlaceBet(player, pair, Decimal(5)))
+        elif state.game == "roulette":
+            for player in names:
+                for _ in range(self.rng.randint(1, 3)):
+                    bet_type = self.rng.choice(BET_TYPES)
+                    numbers = self.rng.choice(sorted(placements(bet_type)))
+                    bets.append(PlaceBet(player, bet_type, self._amount(5, 25), numbers=numbers))
+        bets.reverse()
+        return bets
