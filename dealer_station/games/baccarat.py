@@ -257,14 +257,15 @@ class BaccaratEngine:
         return NextStep("settled") if due is None else NextStep("card", to=due)
 
     def apply(self, state: BaccaratRound, event: Event) -> tuple[BaccaratRound, list[Output]]:
+        # Any card the tableau does not call for is a misdeal, even after the round.
+        if isinstance(event, DealCard):
+            return self._deal(state, event.card)
         if self.is_over(state):
             raise Rejected("round_over", f"round {state.round_id} is already {state.phase}")
         if isinstance(event, VoidRound):
             return replace(state, phase="void", void_reason=event.reason), [
                 {"type": "round_void", "reason": event.reason}
             ]
-        if isinstance(event, DealCard):
-            return self._deal(state, event.card)
         if isinstance(event, PlaceBet | CancelBet | CloseBets) and state.phase != "betting":
             raise Rejected("bets_closed", "no more bets: the cards are being dealt")
         if isinstance(event, PlaceBet):
@@ -336,6 +337,8 @@ class BaccaratEngine:
     def _deal(self, state: BaccaratRound, card: Card) -> tuple[BaccaratRound, list[Output]]:
         if state.phase == "betting":
             raise Rejected("misdeal", f"{card} drawn while bets are still open")
+        if state.phase == "void":
+            raise Rejected("misdeal", f"{card} drawn in a voided round")
         due = state.due()
         if due is None:
             raise Rejected("misdeal", f"{card} drawn but the tableau calls for no card")
