@@ -506,7 +506,15 @@ class BlackjackEngine:
             return True
         if self.rules.blackjack_vs_dealer_blackjack == "player_wins":
             return False
-        return any(b.has_blackjack for b in state.boxes)
+        took_even_money = {
+            (o.box, o.player) for o in state.offers if o.kind == "even_money" and o.taken
+        }
+        return any(
+            (b.number, s.player) not in took_even_money
+            for b in state.boxes
+            if b.has_blackjack
+            for s in (*b.main, *b.behind)
+        )
 
     def _dealer_continue(
         self, state: BlackjackRound, outputs: list[Output]
