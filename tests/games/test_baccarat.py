@@ -643,3 +643,9 @@ def test_round_state_is_immutable() -> None:
     with pytest.raises(AttributeError):
         state.phase = "dealing"  # type: ignore[misc]
     assert replace(state, phase="dealing").phase == "dealing"
+
+
+def test_winnings_below_the_minor_unit_are_not_paid() -> None:
+    # A studio's 17:2 tie on 0.05 wins 0.425: the house pays whole cents, 0.42.
+    engine = BaccaratEngine(BaccaratRules(tie=SpotRules("17:2", Decimal("0.01"), Decimal(10))))
+    assert settle(TIE, bet("tie", "0.05"), engine=engine) == [("tie", "0.47", "win")]

@@ -403,3 +403,10 @@ def test_a_studio_variant_changes_one_limit(tmp_path: Path) -> None:
     with pytest.raises(Rejected) as exc:
         engine.apply(engine.new_round("r1"), bet("straight", [7], "51"))
     assert exc.value.reason == "above_table_maximum"
+
+
+def test_winnings_below_the_minor_unit_are_not_paid() -> None:
+    # A studio's 17:2 six line on 0.05 wins 0.425: the house pays whole cents, 0.42.
+    rules = RouletteRules(six_line=BetTypeRules("17:2", Decimal("0.01"), Decimal(10)))
+    [payout] = spin(1, bet("six_line", [1, 2, 3, 4, 5, 6], "0.05"), engine=RouletteEngine(rules))
+    assert payout["returns"] == "0.47"
