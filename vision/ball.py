@@ -1,0 +1,134 @@
+"""Finding the ball in the unwrapped annulus around the rotor.
+
+A pixel is the ball when it is brighter (in its darkest colour channel: the ball is
+white or silver) than both backgrounds: the still picture (so the bowl, the
+diamonds and the highlights that stay where the lights are do not count) and, on
+the rotor, the rotor's own picture turned with it (so the numbers and frets do not
+count). The ball at rest in a pocket is new to both: it turns with the rotor, but
+it was not in the pocket before.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision.geometry import FloatArray, PolarGrid
+
+_BALL_DEG = 3.0  # angular size of the smallest ball on the track, roughly
+_BALL_RHO = 0.04
+_MIN_CONTRAST = 10.0  # grey levels; and this many per-pixel noise deviations:
+_NOISE_FACTOR = 3.0
+_HAND_ROWS = 5  # outermost rows, where only an arm (or a ball leaving) can change
+
+
+@dataclass(frozen=True)
+class BallSighting:
+    theta: float  # wheel angle, radians
+    rho: float  # in rotor radii
+    contrast: float
+
+
+def shift_columns(a: FloatArray, bins: float) -> FloatArray:
+    """Roll along the angle axis by a fractional number of bins (linear interpolation)."""
+    k = math.floor(bins)
+    f = bins - k
+    lo = np.roll(a, k, axis=1)
+    if f < 1e-3:
+        return lo
+    out: FloatArray = lo * (1 - f) + np.roll(a, k + 1, axis=1) * f
+    return out
+
+
+class BallFinder:
+    def __init__(self, grid: PolarGrid, background_seconds: float) -> None:
+        self.grid = grid
+        self.rotor_rows = int(np.searchsorted(grid.rhos, 1.0, side="right"))
+        self.static_rows = slice(self.rotor_rows, len(grid.rhos))
+        self.tau = background_seconds
+        deg_per_bin = 360.0 / grid.bins
+        step = float(grid.rhos[1] - grid.rhos[0])
+        self.ka = max(2, round(_BALL_DEG / deg_per_bin))
+        self.kr = max(2, round(_BALL_RHO / step))
+        self.still: FloatArray | None = None
+        self.turning: FloatArray | None = None  # rotor rows, in the rotor's frame
+        self._t: float | None = None
+        self.hand = False
+        self._near = np.ones((3, 3), np.uint8)
+
+    def update(self, polar: np.ndarray, rotor_bins: float | None, t: float) -> BallSighting | None:
+        w: FloatArray = polar.min(axis=2).astype(np.float32)
+        rr = self.rotor_rows
+        if self.still is None or self._t is None:
+            self.still = w.copy()
+            self.turning = shift_columns(w[:rr], -rotor_bins) if rotor_bins is not None else None
+            self._t = t
+            return None
+        alpha = 1.0 - math.exp(-max(0.0, t - self._t) / self.tau)
+        self._t = t
+        statics = self.still[self.static_rows]
+        gain = float(w[self.static_rows].mean() / max(1.0, float(statics.mean())))
+        # Compare with the brightest background pixel nearby: edges that land a fraction
+        # of a bin away from where the background has them must not look new.
+        d_still = w - gain * cv2.dilate(self.still, self._near)
+        score = d_still.copy()
+        if rotor_bins is not None and self.turning is not None:
+            turning_here = cv2.dilate(shift_columns(self.turning, rotor_bins), self._near)
+            score[:rr] = np.minimum(d_still[:rr], w[:rr] - gain * turning_here)
+        else:
+            score[:rr] = 0.0
+        np.maximum(score, 0, out=score)
+        sighting, mask = self._find(score, d_still)
+        keep = ~mask
+        self.still[keep] += alpha * (w[keep] / gain - self.still[keep])
+        if rotor_bins is not None:
+            w_rot = shift_columns(w[:rr], -rotor_bins)
+            keep_rot = shift_columns(keep[:rr].astype(np.float32), -rotor_bins) > 0.99
+            if self.turning is None:
+                self.turning = w_rot
+            else:
+                self.turning[keep_rot] += alpha * (w_rot[keep_rot] / gain - self.turning[keep_rot])
+        return sighting
+
+    def _find(
+        self, score: FloatArray, d_still: FloatArray
+    ) -> tuple[BallSighting | None, np.ndarray]:
+        grid = self.grid
+        rows, bins = int(score.shape[0]), int(score.shape[1])
+        mask = np.zeros(score.shape, bool)
+        centre = cv2.boxFilter(score, -1, (self.ka, self.kr), borderType=cv2.BORDER_REFLECT)
+        around = cv2.boxFilter(score, -1, (self.ka, 3 * self.kr), borderType=cv2.BORDER_REFLECT)
+        blob = centre - around
+        # An arm reaching over the bowl changes the outermost rows over a wide arc.
+        outer = np.abs(d_still[-_HAND_ROWS:]) > 25
+        arm = outer.mean(axis=0) > 0.4
+        self.hand = bool(arm.sum() >= self.ka)
+        if self.hand:
+            cols = np.flatnonzero(arm)
+            reach = round(25 / (360 / bins))
+            bad = np.zeros(bins, bool)
+            for col in cols:
+                bad[np.arange(col - reach, col + reach + 1) % bins] = True
+            blob[:, bad] = -1.0
+        noise = float(np.median(np.abs(d_still[self.static_rows]))) * 1.4826
+        threshold = max(_MIN_CONTRAST, _NOISE_FACTOR * noise)
+        peak = np.unravel_index(int(np.argmax(blob)), blob.shape)
+        r, c = int(peak[0]), int(peak[1])
+        if blob[r, c] < threshold * 0.5 or centre[r, c] < threshold:
+            return None, mask
+        r0, r1 = max(0, r - self.kr), min(rows, r + self.kr + 1)
+        cols = np.arange(c - self.ka, c + self.ka + 1) % bins
+        patch = score[r0:r1][:, cols]
+        total = float(patch.sum())
+        if total <= 0:
+            return None, mask
+        dr = float((patch.sum(axis=1) * np.arange(r0, r1)).sum() / total)
+        dc = float((patch.sum(axis=0) * np.arange(c - self.ka, c + self.ka + 1)).sum() / total)
+        rho = float(np.interp(dr, np.arange(rows), grid.rhos))
+        theta = (dc * grid.bin_radians) % (2 * math.pi)
+        m0, m1 = max(0, r - 2 * self.kr), min(rows, r + 2 * self.kr + 1)
+        mask[m0:m1, np.arange(c - 3 * self.ka, c + 3 * self.ka + 1) % bins] = True
+        return BallSighting(theta, rho, float(centre[r, c])), mask

@@ -1,0 +1,86 @@
+"""Camera faults seen in the frames themselves: too dark, frozen, or no frames at all."""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+
+from vision.observations import Alarm, AlarmKind
+from vision.params import DetectorParams
+
+_FROZEN_DIFF = 0.3  # mean absolute grey difference under which two frames are the same picture
+
+
+class CameraHealth:
+    """Raises an alarm when a fault has lasted long enough and clears it when it ends."""
+
+    def __init__(self, params: DetectorParams) -> None:
+        self.params = params
+        self._previous: npt.NDArray[np.int16] | None = None
+        self._dark_since: float | None = None
+        self._frozen_since: float | None = None
+        self._frozen_frames = 0
+        self.active: set[AlarmKind] = set()
+        self.last_frame_time: float | None = None
+
+    @property
+    def blind(self) -> bool:
+        """True while the picture cannot be trusted for tracking."""
+        return bool(self.active & {AlarmKind.TOO_DARK, AlarmKind.FROZEN_FRAMES})
+
+    def _set(self, kind: AlarmKind, on: bool, detail: str, frame: int, t: float) -> list[Alarm]:
+        if on == (kind in self.active):
+            return []
+        if on:
+            self.active.add(kind)
+        else:
+            self.active.discard(kind)
+        return [Alarm(kind, on, detail if on else f"{kind.value} cleared", frame, t)]
+
+    def frame(self, image: npt.NDArray[np.uint8], index: int, t: float) -> list[Alarm]:
+        out = self._set(AlarmKind.NO_FRAMES, False, "", index, t)
+        self.last_frame_time = t
+        sample = image[::8, ::8].astype(np.int16)
+        level = float(sample.mean())
+        if level < self.params.dark_level:
+            self._dark_since = t if self._dark_since is None else self._dark_since
+        else:
+            self._dark_since = None
+        dark = self._dark_since is not None and t - self._dark_since >= self.params.dark_seconds
+        if dark or level >= self.params.dark_level + 4:
+            out += self._set(AlarmKind.TOO_DARK, dark, f"mean grey level {level:.1f}", index, t)
+        same = (
+            self._previous is not None
+            and self._previous.shape == sample.shape
+            and float(np.abs(sample - self._previous).mean()) < _FROZEN_DIFF
+        )
+        self._previous = sample
+        if same:
+            self._frozen_frames += 1
+            self._frozen_since = t if self._frozen_since is None else self._frozen_since
+        else:
+            self._frozen_frames, self._frozen_since = 0, None
+        frozen = (
+            self._frozen_since is not None
+            and self._frozen_frames >= 3
+            and t - self._frozen_since >= self.params.frozen_seconds
+        )
+        if frozen or not same:
+            out += self._set(
+                AlarmKind.FROZEN_FRAMES,
+                frozen,
+                f"same picture for {self._frozen_frames} frames",
+                index,
+                t,
+            )
+        return out
+
+    def idle(self, now: float, index: int) -> list[Alarm]:
+        """Called by the runtime on a timer: no frame for a while is a fault too."""
+        if (
+            self.last_frame_time is None
+            or now - self.last_frame_time < self.params.no_frame_seconds
+        ):
+            return []
+        gap = now - self.last_frame_time
+        return self._set(AlarmKind.NO_FRAMES, True, f"no frame for {gap:.1f} s", index, now)

@@ -1,0 +1,29 @@
+"""The detector's knobs. Defaults are the studio rules; every one can be set per table."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class DetectorParams:
+    min_revolutions: float = 3.0  # fewer ball revolutions on the track void the spin
+    rest_seconds: float = 0.2  # the ball must keep still relative to the rotor this long
+    rest_tolerance_deg: float = 1.5  # how still is still
+    fret_margin: float = 0.15  # fraction of a pocket width next to a fret that counts as on it
+    lost_seconds: float = 1.5  # a ball unseen this long during a spin is lost
+    rearm_seconds: float = 0.8  # no ball on the track this long before the next launch counts
+    calibration_seconds: float = 0.5  # video used to find the wheel when no file is given
+    calibration_frames: int = 16
+    dark_level: float = 18.0  # mean grey level under which the picture is too dark
+    dark_seconds: float = 0.3
+    frozen_seconds: float = 0.5
+    no_frame_seconds: float = 1.0
+    lost_wheel_seconds: float = 1.0  # the pocket pattern unseen this long: the wheel moved
+    min_ring_score: float = 0.3
+    min_zero_margin: float = 6.0  # grey levels by which the zero must be the greenest pocket
+    min_local_score: float = 0.5
+    angle_bins: int = 360
+    radial_step: float = 0.02  # of the rotor's radius
+    outer_rho: float = 1.8  # how far out from the rotor edge the ball is looked for
+    background_seconds: float = 0.5

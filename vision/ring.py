@@ -1,0 +1,134 @@
+"""The pocket ring's colour pattern: where the green zero is, globally and near the ball.
+
+The ring is read as one number per angle, `redness` = R - max(G, B): high on red
+pockets, near zero on black ones and on white digits or silver frets, negative on the
+green zero. That holds for any shade of red, black and green, so the pattern can be
+matched against the standard pocket order without learning a look.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from vision.geometry import FloatArray
+from vision.pockets import POCKET_COUNT, pocket_colours
+
+_FINE = 10  # template sub-samples per bin
+_VALUES = {"red": 1.0, "black": 0.0, "green": -1.0}
+
+
+def redness(polar_bgr: npt.NDArray[Any]) -> FloatArray:
+    """Per-angle redness averaged over the rows given (rows x bins x 3 -> bins)."""
+    p = polar_bgr.astype(np.float32)
+    r = p[..., 2] - np.maximum(p[..., 0], p[..., 1])
+    out: FloatArray = r.mean(axis=0)
+    return out
+
+
+def greenness(polar_bgr: npt.NDArray[Any]) -> FloatArray:
+    p = polar_bgr.astype(np.float32)
+    g = p[..., 1] - np.maximum(p[..., 0], p[..., 2])
+    out: FloatArray = g.mean(axis=0)
+    return out
+
+
+def zero_margin(green: FloatArray, zero: float) -> float:
+    """How much greener the pocket at `zero` is than the greenest other pocket.
+
+    The red/black alternation fixes the rotor angle only modulo two pockets; the one
+    green pocket decides which. A small margin means that choice is not safe.
+    """
+    bins = len(green)
+    width = bins / POCKET_COUNT
+    centres = (zero / (2 * math.pi) * bins + np.arange(POCKET_COUNT) * width) % bins
+    half = max(1, int(width * 0.3))
+    idx = (np.round(centres)[:, None].astype(int) + np.arange(-half, half + 1)[None, :]) % bins
+    per_pocket = green[idx].mean(axis=1)
+    return float(per_pocket[0] - per_pocket[1:].max())
+
+
+def fine_template(bins: int) -> FloatArray:
+    """The expected redness at `bins * _FINE` angles with the zero pocket centred on angle 0."""
+    n = bins * _FINE
+    theta = (np.arange(n) + 0.5) * (2 * math.pi / n)
+    index = np.round(theta / (2 * math.pi / POCKET_COUNT)).astype(int) % POCKET_COUNT
+    values = np.array([_VALUES[c] for c in pocket_colours()], np.float32)
+    out: FloatArray = values[index]
+    return out
+
+
+def template(bins: int) -> FloatArray:
+    """The fine template averaged down to `bins`, as a camera pixel would."""
+    out: FloatArray = fine_template(bins).reshape(bins, _FINE).mean(axis=1)
+    return out
+
+
+@dataclass(frozen=True)
+class Alignment:
+    zero: float  # wheel angle of the zero pocket's centre, radians
+    score: float  # Pearson correlation of the ring with the pattern, -1..1
+
+
+class RingMatcher:
+    """Finds the rotor's angle by circular correlation of the ring against the pocket order."""
+
+    def __init__(self, bins: int) -> None:
+        self.bins = bins
+        t = template(bins)
+        t = t - t.mean()
+        self._norm = float(np.linalg.norm(t))
+        self._spectrum = np.conj(np.fft.rfft(t))
+        self._fine = fine_template(bins)
+        self._bin = 2 * math.pi / bins
+
+    def correlation(self, signal: FloatArray) -> npt.NDArray[np.float64]:
+        s = signal - signal.mean()
+        norm = float(np.linalg.norm(s)) * self._norm
+        if norm <= 1e-6:
+            return np.zeros(self.bins)
+        out: npt.NDArray[np.float64] = (
+            np.fft.irfft(np.fft.rfft(s) * self._spectrum, self.bins) / norm
+        )
+        return out
+
+    def align(self, signal: FloatArray) -> Alignment:
+        c = self.correlation(signal)
+        k = int(np.argmax(c))
+        left, mid, right = c[k - 1], c[k], c[(k + 1) % self.bins]
+        denom = left - 2 * mid + right
+        frac = 0.5 * (left - right) / denom if denom < 0 else 0.0
+        return Alignment(((k + frac) * self._bin) % (2 * math.pi), float(mid))
+
+    def align_near(
+        self, signal: FloatArray, zero: float, centre: float, *, search: float, exclude: float
+    ) -> Alignment:
+        """Refine `zero` within +-`search` using only the ring around `centre` (the ball).
+
+        A tilted camera bends angles a little differently around the wheel; the pattern
+        next to the ball is what says which pocket the ball is in.
+        """
+        n = self.bins
+        offsets = np.arange(-search, search + 1e-9, self._bin / _FINE / 2)
+        angles = np.arange(n) * self._bin
+        d = (angles - centre + math.pi) % (2 * math.pi) - math.pi
+        weights = np.exp(-0.5 * (d / math.radians(30)) ** 2) * (np.abs(d) > exclude)
+        keep = weights > 0.05
+        w = weights[keep]
+        s = signal[keep].astype(np.float64)
+        s = s - np.average(s, weights=w)
+        fine_n = len(self._fine)
+        pos = ((angles[keep][None, :] - (zero + offsets)[:, None]) / (2 * math.pi) * fine_n).astype(
+            int
+        )
+        t = self._fine[pos % fine_n].astype(np.float64)
+        t = t - (t * w).sum(axis=1, keepdims=True) / w.sum()
+        num = (t * s * w).sum(axis=1)
+        den = np.sqrt((t * t * w).sum(axis=1) * (s * s * w).sum()) + 1e-9
+        scores = num / den
+        best = int(np.argmax(scores))
+        return Alignment(float((zero + offsets[best]) % (2 * math.pi)), float(scores[best]))

@@ -1,0 +1,308 @@
+"""One spin after another: launch, revolutions on the track, drop, bounces, rest, the verdict.
+
+The tracker only decides; it is told each frame where the rotor's zero and the ball
+are. A number is given only when every check has passed; anything doubtful is a
+no-result with its reason.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+from vision.ball import BallSighting
+from vision.observations import (
+    NoResult,
+    NoResultReason,
+    Observation,
+    Phase,
+    PhaseChange,
+    SpinFacts,
+    SpinResult,
+)
+from vision.params import DetectorParams
+from vision.pockets import POCKET_COUNT, POCKET_DEGREES, POCKET_ORDER, colour_of
+from vision.rotor import RotorState, wrap
+
+_POCKET = math.radians(POCKET_DEGREES)
+_TRACK_RHO = 1.04  # beyond the rotor's edge: the ball is on the track (or the deflectors)
+_ON_ROTOR_RHO = 1.0
+_LAUNCH_SIGHTINGS = 3
+_MIN_TRACK_RPS, _MAX_TRACK_RPS = 0.3, 6.0
+_LEAVING_RHO = 0.15  # this far beyond the ball's usual track radius, it is leaving the wheel
+
+
+def _direction(sign: int) -> str | None:
+    return None if sign == 0 else ("clockwise" if sign > 0 else "counterclockwise")
+
+
+@dataclass
+class _RestSample:
+    frame: int
+    t: float
+    phi: float  # ball angle relative to the rotor's zero
+    theta: float
+
+
+# Given the ball's wheel angle, the rotor zero found from the pattern next to it and
+# that match's score.
+LocalZero = Callable[[float], tuple[float, float]]
+
+
+class SpinTracker:
+    def __init__(self, params: DetectorParams) -> None:
+        self.p = params
+        self.spin = 0
+        self.phase = Phase.IDLE
+        self._candidates: deque[tuple[float, float, float]] = deque(maxlen=6)  # t, theta, rho
+        self._last_track_t = -math.inf
+        self._armed = True
+        self._reset_spin()
+
+    def _reset_spin(self) -> None:
+        self._start_theta = 0.0
+        self._theta = 0.0  # unwrapped
+        self._theta_t = 0.0
+        self._speed = 0.0
+        self._track_rhos: list[float] = []
+        self._rotor_dirs: list[int] = []
+        self._rpms: list[float] = []
+        self._last_seen = 0.0
+        self._last_rho = 0.0
+        self._drop_votes = 0
+        self._leaving = 0
+        self._rest: list[_RestSample] = []
+        self._rest_announced = False
+        self._revolutions = 0.0
+        self._ball_dir = 0
+
+    @property
+    def revolutions(self) -> float:
+        return self._revolutions
+
+    @property
+    def in_play(self) -> bool:
+        return self.phase in (Phase.LAUNCHED, Phase.ON_TRACK, Phase.BOUNCING, Phase.AT_REST)
+
+    def _to(self, phase: Phase, frame: int, t: float) -> list[Observation]:
+        if phase == self.phase:
+            return []
+        self.phase = phase
+        return [PhaseChange(self.spin, phase, frame, t)]
+
+    def _facts(self, frame: int, t: float, rest: _RestSample | None) -> SpinFacts:
+        dirs = [d for d in self._rotor_dirs if d != 0]
+        rotor_dir = int(np.sign(sum(dirs))) if dirs else 0
+        return SpinFacts(
+            spin=self.spin,
+            ball_direction=_direction(self._ball_dir),
+            rotor_direction=_direction(rotor_dir),
+            ball_revolutions=round(self._revolutions, 2),
+            rotor_rpm=round(float(np.median(self._rpms)), 1) if self._rpms else 0.0,
+            rest_frame=rest.frame if rest else None,
+            rest_time=round(rest.t, 4) if rest else None,
+            declared_frame=frame,
+            declared_time=round(t, 4),
+        )
+
+    def void(self, reason: NoResultReason, detail: str, frame: int, t: float) -> list[Observation]:
+        rest = self._rest[0] if self._rest_announced and self._rest else None
+        out: list[Observation] = [NoResult(self._facts(frame, t, rest), reason, detail)]
+        out += self._to(Phase.VOID, frame, t)
+        self._armed = False
+        return out
+
+    def step(
+        self,
+        frame: int,
+        t: float,
+        rotor: RotorState,
+        ball: BallSighting | None,
+        local_zero: LocalZero,
+    ) -> list[Observation]:
+        if rotor.zero is not None and self.in_play:
+            self._rotor_dirs.append(rotor.direction)
+            self._rpms.append(rotor.rpm)
+        if ball is not None and ball.rho > _TRACK_RHO:
+            self._last_track_t = t
+        if not self._armed and t - self._last_track_t >= self.p.rearm_seconds:
+            self._armed = True
+        if not self.in_play:
+            return self._wait_for_launch(frame, t, ball)
+        if ball is None:
+            if t - self._last_seen >= self.p.lost_seconds:
+                if self.phase in (Phase.LAUNCHED, Phase.ON_TRACK) and self._leaving:
+                    return self.void(
+                        NoResultReason.BALL_LEFT_WHEEL, "ball went over the bowl's rim", frame, t
+                    )
+                return self.void(
+                    NoResultReason.BALL_LOST,
+                    f"ball unseen for {t - self._last_seen:.1f} s",
+                    frame,
+                    t,
+                )
+            return []
+        self._last_seen = t
+        if self.phase in (Phase.LAUNCHED, Phase.ON_TRACK):
+            return self._on_track(frame, t, rotor, ball)
+        return self._on_rotor(frame, t, rotor, ball, local_zero)
+
+    def _wait_for_launch(
+        self, frame: int, t: float, ball: BallSighting | None
+    ) -> list[Observation]:
+        if ball is None or ball.rho <= _TRACK_RHO:
+            return []
+        # After a spin the ball must first have left the track (at rest, or picked up).
+        if not self._armed:
+            return []
+        c = self._candidates
+        if c and t - c[-1][0] > 0.25:
+            c.clear()
+        c.append((t, ball.theta, ball.rho))
+        if len(c) < _LAUNCH_SIGHTINGS:
+            return []
+        pts = list(c)[-_LAUNCH_SIGHTINGS:]
+        speeds = [
+            wrap(b[1] - a[1]) / max(1e-6, b[0] - a[0]) / (2 * math.pi)
+            for a, b in itertools.pairwise(pts)
+        ]
+        if not all(_MIN_TRACK_RPS <= abs(s) <= _MAX_TRACK_RPS for s in speeds):
+            return []
+        if len({int(np.sign(s)) for s in speeds}) != 1:
+            return []
+        self.spin += 1
+        self._reset_spin()
+        self._start_theta = self._theta = pts[0][1]
+        self._theta_t = pts[0][0]
+        for p in pts[1:]:
+            self._advance(p[1], p[0])
+        self._track_rhos = [p[2] for p in pts]
+        self._last_seen = t
+        c.clear()
+        self.phase = Phase.IDLE
+        return self._to(Phase.LAUNCHED, frame, t)
+
+    def _advance(self, theta: float, t: float) -> None:
+        dt = max(1e-6, t - self._theta_t)
+        predicted = self._speed * dt
+        step = wrap(theta - self._theta - predicted) + predicted
+        if dt > 0:
+            self._speed = 0.5 * self._speed + 0.5 * step / dt if self._speed else step / dt
+        self._theta += step
+        self._theta_t = t
+        travelled = self._theta - self._start_theta
+        self._revolutions = abs(travelled) / (2 * math.pi)
+        self._ball_dir = int(np.sign(travelled))
+
+    def _on_track(
+        self, frame: int, t: float, rotor: RotorState, ball: BallSighting
+    ) -> list[Observation]:
+        out: list[Observation] = []
+        if ball.rho > _TRACK_RHO:
+            self._drop_votes = 0
+            usual = float(np.median(self._track_rhos)) if len(self._track_rhos) >= 5 else None
+            if usual is not None and ball.rho > usual + _LEAVING_RHO:
+                self._leaving += 1
+                if self._leaving >= 2:
+                    return self.void(
+                        NoResultReason.BALL_LEFT_WHEEL,
+                        f"ball at {ball.rho:.2f} rotor radii, track at {usual:.2f}",
+                        frame,
+                        t,
+                    )
+                return out
+            self._leaving = 0
+            self._track_rhos.append(ball.rho)
+            self._advance(ball.theta, t)
+            if self.phase is Phase.LAUNCHED and self._revolutions >= 0.5:
+                out += self._to(Phase.ON_TRACK, frame, t)
+            if (
+                self._revolutions >= 1.0
+                and rotor.direction != 0
+                and rotor.direction == self._ball_dir
+            ):
+                return out + self.void(
+                    NoResultReason.BALL_SAME_DIRECTION_AS_ROTOR,
+                    "ball launched the way the rotor turns",
+                    frame,
+                    t,
+                )
+            return out
+        if ball.rho <= _ON_ROTOR_RHO:
+            self._drop_votes += 1
+        if self._drop_votes < 2:
+            return out
+        if self._revolutions < self.p.min_revolutions:
+            return self.void(
+                NoResultReason.TOO_FEW_REVOLUTIONS,
+                f"{self._revolutions:.2f} revolutions, at least {self.p.min_revolutions:g} needed",
+                frame,
+                t,
+            )
+        out += self._to(Phase.BOUNCING, frame, t)
+        return out
+
+    def _on_rotor(
+        self, frame: int, t: float, rotor: RotorState, ball: BallSighting, local_zero: LocalZero
+    ) -> list[Observation]:
+        if rotor.zero is None or ball.rho > _TRACK_RHO:
+            self._rest.clear()
+            return self._to(Phase.BOUNCING, frame, t)
+        phi = wrap(ball.theta - rotor.zero)
+        tol = math.radians(self.p.rest_tolerance_deg)
+        self._rest.append(_RestSample(frame, t, phi, ball.theta))
+        # Keep the longest run of recent samples that all sit within the tolerance.
+        while self._rest and abs(wrap(self._rest[0].phi - phi)) > tol:
+            self._rest.pop(0)
+        if len(self._rest) < 2:
+            self._rest_announced = False
+            return self._to(Phase.BOUNCING, frame, t)
+        still_for = t - self._rest[0].t
+        out: list[Observation] = []
+        if still_for >= self.p.rest_seconds / 2 and len(self._rest) >= 3:
+            self._rest_announced = True
+            out += self._to(Phase.AT_REST, frame, t)
+        if still_for < self.p.rest_seconds or len(self._rest) < 4:
+            return out
+        return out + self._declare(frame, t, rotor, ball, local_zero)
+
+    def _declare(
+        self, frame: int, t: float, rotor: RotorState, ball: BallSighting, local_zero: LocalZero
+    ) -> list[Observation]:
+        rest = self._rest[0]
+        if rotor.sure_for > 1.0:
+            return self.void(
+                NoResultReason.ROTOR_NOT_TRACKED,
+                f"zero pocket not seen clearly for {rotor.sure_for:.1f} s",
+                frame,
+                t,
+            )
+        zero, score = local_zero(ball.theta)
+        if score < self.p.min_local_score:
+            return self.void(
+                NoResultReason.ROTOR_NOT_TRACKED,
+                f"pocket pattern next to the ball unclear (score {score:.2f})",
+                frame,
+                t,
+            )
+        phi = wrap(ball.theta - zero)
+        index = round(phi / _POCKET)
+        offset = phi - index * _POCKET
+        from_fret = _POCKET / 2 - abs(offset)
+        if from_fret < self.p.fret_margin * _POCKET:
+            return self.void(
+                NoResultReason.BALL_ON_FRET,
+                f"ball {math.degrees(from_fret):.1f} deg from a fret",
+                frame,
+                t,
+            )
+        number = POCKET_ORDER[index % POCKET_COUNT]
+        confidence = min(1.0, score) * min(1.0, from_fret / (_POCKET / 2) * 1.5)
+        result = SpinResult(self._facts(frame, t, rest), number, colour_of(number), confidence)
+        self._armed = False
+        return [result, *self._to(Phase.RESULT, frame, t)]
