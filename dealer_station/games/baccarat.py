@@ -267,7 +267,7 @@ class BaccaratEngine:
                 {"type": "round_void", "reason": event.reason}
             ]
         if isinstance(event, PlaceBet | CancelBet | CloseBets) and state.phase != "betting":
-            raise Rejected("bets_closed", "no more bets: the cards are being dealt")
+            raise Rejected("betting_closed", "no more bets: the cards are being dealt")
         if isinstance(event, PlaceBet):
             return self._place(state, event)
         if isinstance(event, CancelBet):

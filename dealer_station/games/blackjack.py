@@ -252,7 +252,7 @@ class BlackjackEngine:
     def _place_bet(self, state: BlackjackRound, bet: PlaceBet) -> BlackjackRound:
         rules = self.rules
         if bet.amount % rules.minor_unit:
-            raise Rejected("amount_not_in_minor_units", f"stakes are whole {rules.minor_unit}s")
+            raise Rejected("bad_amount", f"stakes are whole {rules.minor_unit}s")
         if bet.box is None or not 1 <= bet.box <= rules.boxes:
             raise Rejected("no_such_box", f"boxes are numbered 1 to {rules.boxes}")
         existing = next((b for b in state.boxes if b.number == bet.box), None)

@@ -156,7 +156,7 @@ class RouletteEngine:
         if isinstance(event, WheelResult):
             return self._result(state, event.number)
         if isinstance(event, PlaceBet | CancelBet | CloseBets) and state.phase != "betting":
-            raise Rejected("bets_closed", "no more bets: the ball is spinning")
+            raise Rejected("betting_closed", "no more bets: the ball is spinning")
         if isinstance(event, PlaceBet):
             return self._place(state, event)
         if isinstance(event, CancelBet):

@@ -290,7 +290,7 @@ def test_betting_ends_at_close(event: Event) -> None:
     state = run([bet("player", "5"), CloseBets()])
     with pytest.raises(Rejected) as exc:
         ENGINE.apply(state, event)
-    assert exc.value.reason == "bets_closed"
+    assert exc.value.reason == "betting_closed"
 
 
 @pytest.mark.parametrize("event", [Decision(box=1, action="hit"), WheelResult(7)])

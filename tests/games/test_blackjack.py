@@ -165,7 +165,7 @@ def test_void_returns_every_stake() -> None:
 
 def test_bets_are_refused_once_betting_closed_and_need_whole_minor_units() -> None:
     t = Table("standard-blackjack")
-    assert t.refuse(PlaceBet("p1", "main", Decimal("10.005"), box=1)) == "amount_not_in_minor_units"
+    assert t.refuse(PlaceBet("p1", "main", Decimal("10.005"), box=1)) == "bad_amount"
     assert t.refuse(PlaceBet("p1", "main", Decimal(4), box=1)) == "below_table_minimum"
     t.bet(1, 10)
     t.close()
