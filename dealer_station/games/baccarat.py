@@ -14,7 +14,6 @@ from dataclasses import dataclass, replace
 from decimal import ROUND_DOWN, ROUND_HALF_UP, ROUND_UP, Decimal
 from typing import Final, Literal
 
-from dealer_station.games.blackjack_rules import parse_ratio
 from dealer_station.games.cards import Card
 from dealer_station.games.engine import GameSetup, NextStep, Output, Payout, money
 from dealer_station.games.events import (
@@ -26,7 +25,7 @@ from dealer_station.games.events import (
     VoidRound,
 )
 from dealer_station.games.rejection import Rejected
-from dealer_station.games.rulefile import build_rules, read_variant_file
+from dealer_station.games.rulefile import build_rules, parse_ratio, read_variant_file
 
 Side = Literal["player", "banker"]
 Phase = Literal["betting", "dealing", "settled", "void"]

@@ -25,8 +25,8 @@ from dealer_station.games.baccarat import (
     STANDS_FROM,
     BaccaratRules,
 )
-from dealer_station.games.blackjack_rules import parse_ratio
 from dealer_station.games.cards import RANKS
+from dealer_station.games.rulefile import parse_ratio
 
 SIX_CARDS: Final = 6
 

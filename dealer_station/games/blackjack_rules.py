@@ -9,19 +9,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from decimal import Decimal
-from fractions import Fraction
 from typing import Literal
 
 from dealer_station.games.cards import SUITS, parse_cards
-from dealer_station.games.rulefile import build_rules, read_variant_file
-
-
-def parse_ratio(text: str) -> Fraction:
-    """``"3:2"`` to 3/2: what a win pays per unit staked."""
-    left, sep, right = text.partition(":")
-    if not sep or not left.strip().isdigit() or not right.strip().isdigit() or int(right) == 0:
-        raise ValueError(f"{text!r} is not a payout ratio like '3:2'")
-    return Fraction(int(left), int(right))
+from dealer_station.games.rulefile import build_rules, parse_ratio, read_variant_file
 
 
 @dataclass(frozen=True, slots=True)

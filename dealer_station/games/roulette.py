@@ -15,7 +15,6 @@ from decimal import ROUND_DOWN, Decimal
 from fractions import Fraction
 from typing import Final, Literal
 
-from dealer_station.games.blackjack_rules import parse_ratio
 from dealer_station.games.engine import GameSetup, NextStep, Output, Payout, money
 from dealer_station.games.events import (
     CancelBet,
@@ -34,7 +33,7 @@ from dealer_station.games.roulette_layout import (
     covered,
     placements,
 )
-from dealer_station.games.rulefile import build_rules, read_variant_file
+from dealer_station.games.rulefile import build_rules, parse_ratio, read_variant_file
 
 Phase = Literal["betting", "spinning", "settled", "void"]
 

@@ -13,11 +13,20 @@ import types
 import typing
 from dataclasses import MISSING, fields, is_dataclass
 from decimal import Decimal, InvalidOperation
+from fractions import Fraction
 from importlib import resources
 from pathlib import Path
 from typing import Any, TypeVar
 
 T = TypeVar("T")
+
+
+def parse_ratio(text: str) -> Fraction:
+    """``"3:2"`` to 3/2: what a win pays per unit staked."""
+    left, sep, right = text.partition(":")
+    if not sep or not left.strip().isdigit() or not right.strip().isdigit() or int(right) == 0:
+        raise ValueError(f"{text!r} is not a payout ratio like '3:2'")
+    return Fraction(int(left), int(right))
 
 
 class RuleFileError(ValueError):
