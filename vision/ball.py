@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 import cv2
 import numpy as np
+import numpy.typing as npt
 
 from vision.geometry import FloatArray, PolarGrid
 
@@ -30,6 +31,14 @@ class BallSighting:
     theta: float  # wheel angle, radians
     rho: float  # in rotor radii
     contrast: float
+
+
+@dataclass(frozen=True)
+class Sightings:
+    """The best ball candidate off the rotor (track, deflectors, beyond) and on it."""
+
+    track: BallSighting | None
+    rotor: BallSighting | None
 
 
 def shift_columns(a: FloatArray, bins: float) -> FloatArray:
@@ -59,14 +68,14 @@ class BallFinder:
         self.hand = False
         self._near = np.ones((3, 3), np.uint8)
 
-    def update(self, polar: np.ndarray, rotor_bins: float | None, t: float) -> BallSighting | None:
+    def update(self, polar: np.ndarray, rotor_bins: float | None, t: float) -> Sightings:
         w: FloatArray = polar.min(axis=2).astype(np.float32)
         rr = self.rotor_rows
         if self.still is None or self._t is None:
             self.still = w.copy()
             self.turning = shift_columns(w[:rr], -rotor_bins) if rotor_bins is not None else None
             self._t = t
-            return None
+            return Sightings(None, None)
         alpha = 1.0 - math.exp(-max(0.0, t - self._t) / self.tau)
         self._t = t
         statics = self.still[self.static_rows]
@@ -81,7 +90,10 @@ class BallFinder:
         else:
             score[:rr] = 0.0
         np.maximum(score, 0, out=score)
-        sighting, mask = self._find(score, d_still)
+        blob, centre, threshold = self._blobs(score, d_still)
+        mask = np.zeros(score.shape, bool)
+        track = self._pick(score, blob, centre, threshold, rr, len(self.grid.rhos), mask)
+        on_rotor = self._pick(score, blob, centre, threshold, 0, rr, mask)
         keep = ~mask
         self.still[keep] += alpha * (w[keep] / gain - self.still[keep])
         if rotor_bins is not None:
@@ -91,44 +103,59 @@ class BallFinder:
                 self.turning = w_rot
             else:
                 self.turning[keep_rot] += alpha * (w_rot[keep_rot] / gain - self.turning[keep_rot])
-        return sighting
+        return Sightings(track, on_rotor)
 
-    def _find(
+    def _blobs(
         self, score: FloatArray, d_still: FloatArray
-    ) -> tuple[BallSighting | None, np.ndarray]:
-        grid = self.grid
-        rows, bins = int(score.shape[0]), int(score.shape[1])
-        mask = np.zeros(score.shape, bool)
+    ) -> tuple[FloatArray, FloatArray, float]:
+        """Ball-sized bright spots minus their radial surroundings; the contrast a ball needs."""
+        bins = int(score.shape[1])
         centre = cv2.boxFilter(score, -1, (self.ka, self.kr), borderType=cv2.BORDER_REFLECT)
         around = cv2.boxFilter(score, -1, (self.ka, 3 * self.kr), borderType=cv2.BORDER_REFLECT)
-        blob = centre - around
+        blob: FloatArray = centre - around
         # An arm reaching over the bowl changes the outermost rows over a wide arc.
         outer = np.abs(d_still[-_HAND_ROWS:]) > 25
         arm = outer.mean(axis=0) > 0.4
         self.hand = bool(arm.sum() >= self.ka)
         if self.hand:
-            cols = np.flatnonzero(arm)
             reach = round(25 / (360 / bins))
             bad = np.zeros(bins, bool)
-            for col in cols:
+            for col in np.flatnonzero(arm):
                 bad[np.arange(col - reach, col + reach + 1) % bins] = True
             blob[:, bad] = -1.0
         noise = float(np.median(np.abs(d_still[self.static_rows]))) * 1.4826
-        threshold = max(_MIN_CONTRAST, _NOISE_FACTOR * noise)
-        peak = np.unravel_index(int(np.argmax(blob)), blob.shape)
-        r, c = int(peak[0]), int(peak[1])
+        return blob, np.asarray(centre, np.float32), max(_MIN_CONTRAST, _NOISE_FACTOR * noise)
+
+    def _pick(
+        self,
+        score: FloatArray,
+        blob: FloatArray,
+        centre: FloatArray,
+        threshold: float,
+        row0: int,
+        row1: int,
+        mask: npt.NDArray[np.bool_],
+    ) -> BallSighting | None:
+        """The best blob between two rows, refined to its centroid; masks it from learning."""
+        if row1 <= row0:
+            return None
+        grid = self.grid
+        rows, bins = int(score.shape[0]), int(score.shape[1])
+        part = blob[row0:row1]
+        peak = np.unravel_index(int(np.argmax(part)), part.shape)
+        r, c = int(peak[0]) + row0, int(peak[1])
         if blob[r, c] < threshold * 0.5 or centre[r, c] < threshold:
-            return None, mask
+            return None
         r0, r1 = max(0, r - self.kr), min(rows, r + self.kr + 1)
-        cols = np.arange(c - self.ka, c + self.ka + 1) % bins
-        patch = score[r0:r1][:, cols]
+        span = np.arange(c - self.ka, c + self.ka + 1)
+        patch = score[r0:r1][:, span % bins]
         total = float(patch.sum())
         if total <= 0:
-            return None, mask
+            return None
         dr = float((patch.sum(axis=1) * np.arange(r0, r1)).sum() / total)
-        dc = float((patch.sum(axis=0) * np.arange(c - self.ka, c + self.ka + 1)).sum() / total)
+        dc = float((patch.sum(axis=0) * span).sum() / total)
         rho = float(np.interp(dr, np.arange(rows), grid.rhos))
         theta = (dc * grid.bin_radians) % (2 * math.pi)
         m0, m1 = max(0, r - 2 * self.kr), min(rows, r + 2 * self.kr + 1)
         mask[m0:m1, np.arange(c - 3 * self.ka, c + 3 * self.ka + 1) % bins] = True
-        return BallSighting(theta, rho, float(centre[r, c])), mask
+        return BallSighting(theta, rho, float(centre[r, c]))

@@ -19,7 +19,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from vision.ball import BallFinder, BallSighting
+from vision.ball import BallFinder, BallSighting, Sightings
 from vision.calibration import Calibration, CalibrationError, calibrate
 from vision.geometry import PolarGrid, polar_grid
 from vision.health import CameraHealth
@@ -29,6 +29,7 @@ from vision.observations import (
     FrameTrack,
     NoResultReason,
     Observation,
+    Phase,
 )
 from vision.params import DetectorParams
 from vision.pockets import POCKET_DEGREES
@@ -184,7 +185,7 @@ class WheelDetector:
         if self._pipe is None:
             return out
         bins = rotor.zero / pipe.grid.bin_radians if rotor.zero is not None else None
-        ball = pipe.ball.update(polar, bins, t)
+        seen = pipe.ball.update(polar, bins, t)
         zero = rotor.zero
 
         def local_zero(theta: float) -> tuple[float, float]:
@@ -194,8 +195,8 @@ class WheelDetector:
             )
             return a.zero, a.score
 
-        out += self.spins.step(index, t, rotor, ball, local_zero)
-        self._record(index, t, rotor, ball)
+        out += self.spins.step(index, t, rotor, seen, local_zero)
+        self._record(index, t, rotor, seen)
         return out
 
     def _watch_wheel(self, rotor: RotorState, index: int, t: float) -> list[Observation]:
@@ -220,7 +221,8 @@ class WheelDetector:
         self._pipe, self._ring_lost_since = None, None
         return out + self._wheel_alarm(AlarmKind.WHEEL_NOT_FOUND, True, detail, index, t)
 
-    def _record(self, index: int, t: float, rotor: RotorState, ball: BallSighting | None) -> None:
+    def _record(self, index: int, t: float, rotor: RotorState, seen: Sightings) -> None:
+        ball = seen.track if self.spins.phase in (Phase.LAUNCHED, Phase.ON_TRACK) else seen.rotor
         rel = None
         if ball is not None and self._ball is not None and self.last_track is not None:
             dt = t - self.last_track.time

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from vision.ball import BallSighting
+from vision.ball import BallSighting, Sightings
 from vision.observations import (
     NoResult,
     NoResultReason,
@@ -69,6 +69,7 @@ class SpinTracker:
         self._theta = 0.0  # unwrapped
         self._theta_t = 0.0
         self._speed = 0.0
+        self._peak_speed = 0.0
         self._track_rhos: list[float] = []
         self._rotor_dirs: list[int] = []
         self._rpms: list[float] = []
@@ -122,18 +123,26 @@ class SpinTracker:
         frame: int,
         t: float,
         rotor: RotorState,
-        ball: BallSighting | None,
+        seen: Sightings,
         local_zero: LocalZero,
     ) -> list[Observation]:
         if rotor.zero is not None and self.in_play:
             self._rotor_dirs.append(rotor.direction)
             self._rpms.append(rotor.rpm)
-        if ball is not None and ball.rho > _TRACK_RHO:
+        if seen.track is not None:
             self._last_track_t = t
         if not self._armed and t - self._last_track_t >= self.p.rearm_seconds:
             self._armed = True
         if not self.in_play:
-            return self._wait_for_launch(frame, t, ball)
+            return self._wait_for_launch(frame, t, seen.track)
+        ball: BallSighting | None
+        if self.phase in (Phase.LAUNCHED, Phase.ON_TRACK):
+            # On the track unless it is seen falling onto the rotor.
+            ball = next(
+                (b for b in (seen.track, seen.rotor) if b and self._follows_track(b, t)), None
+            )
+        else:
+            ball = seen.rotor or seen.track
         if ball is None:
             if t - self._last_seen >= self.p.lost_seconds:
                 if self.phase in (Phase.LAUNCHED, Phase.ON_TRACK) and self._leaving:
@@ -187,6 +196,15 @@ class SpinTracker:
         self.phase = Phase.IDLE
         return self._to(Phase.LAUNCHED, frame, t)
 
+    def _follows_track(self, ball: BallSighting, t: float) -> bool:
+        """Is this sighting where the ball on the track can be now (or just fallen from it)?"""
+        dt = t - self._theta_t
+        miss = abs(wrap(ball.theta - self._theta - self._speed * dt))
+        if ball.rho > _TRACK_RHO:
+            return miss < math.radians(30) + 0.3 * abs(self._speed * dt)
+        # A ball drops only once it has lost much of its launch speed.
+        return miss < math.radians(70) and abs(self._speed) < 0.6 * self._peak_speed
+
     def _advance(self, theta: float, t: float) -> None:
         dt = max(1e-6, t - self._theta_t)
         predicted = self._speed * dt
@@ -195,6 +213,7 @@ class SpinTracker:
             self._speed = 0.5 * self._speed + 0.5 * step / dt if self._speed else step / dt
         self._theta += step
         self._theta_t = t
+        self._peak_speed = max(self._peak_speed, abs(self._speed))
         travelled = self._theta - self._start_theta
         self._revolutions = abs(travelled) / (2 * math.pi)
         self._ball_dir = int(np.sign(travelled))
@@ -235,7 +254,7 @@ class SpinTracker:
             return out
         if ball.rho <= _ON_ROTOR_RHO:
             self._drop_votes += 1
-        if self._drop_votes < 2:
+        if self._drop_votes < 3:
             return out
         if self._revolutions < self.p.min_revolutions:
             return self.void(
