@@ -14,8 +14,9 @@ from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from dealer_station.games.blackjack_hand import hand_total, is_two_card_21
-from dealer_station.games.blackjack_rules import BlackjackRules, parse_ratio
+from dealer_station.games.blackjack_rules import BlackjackRules
 from dealer_station.games.engine import Output, Payout
+from dealer_station.games.rulefile import parse_ratio
 
 if TYPE_CHECKING:
     # The round's types only: the engine imports this module to settle.

@@ -78,6 +78,23 @@ class DealCard:
 
 
 @dataclass(frozen=True, slots=True)
+class CardUnread:
+    """A card passed the scanner unread. The round holds: no scanned card is
+    taken until a pit boss enters this one by hand or voids the round."""
+
+    type = "card_unread"
+
+
+@dataclass(frozen=True, slots=True)
+class ManualCard:
+    """A card entered by a pit boss (after an unread card, or to correct a
+    misread); it is dealt exactly as a scanned card and releases a hold."""
+
+    card: Card
+    type = "manual_card"
+
+
+@dataclass(frozen=True, slots=True)
 class BurnCard:
     card: Card
     type = "burn"
@@ -124,6 +141,8 @@ Event = (
     | CancelBet
     | CloseBets
     | DealCard
+    | CardUnread
+    | ManualCard
     | BurnCard
     | Decision
     | CloseInsurance
@@ -142,6 +161,8 @@ EVENT_TYPES: Final[dict[str, type[Any]]] = {
         CancelBet,
         CloseBets,
         DealCard,
+        CardUnread,
+        ManualCard,
         BurnCard,
         Decision,
         CloseInsurance,

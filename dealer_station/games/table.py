@@ -14,12 +14,15 @@ from dealer_station.games import baccarat, blackjack, roulette
 from dealer_station.games.engine import GameSetup, NextStep, Output
 from dealer_station.games.events import (
     BurnCard,
+    CardUnread,
     DealCard,
     Event,
+    ManualCard,
     NewShoe,
     OpenRound,
     SelectTable,
     Shuffle,
+    VoidRound,
 )
 from dealer_station.games.rejection import Rejected
 from dealer_station.games.rulefile import RuleFileError
@@ -40,12 +43,17 @@ class TableState:
     shoe: Shoe | None
     round: Any = None
     rounds_started: int = 0
+    # Why the round holds ("card_unread"), or "": while it holds, scanned cards
+    # are refused until a pit boss enters the card or voids the round.
+    hold: str = ""
 
     @property
     def round_over(self) -> bool:
         return self.round is None or self.setup.engine.is_over(self.round)
 
     def next_step(self) -> NextStep:
+        if self.hold:
+            return NextStep("pit_boss", self.hold)
         if self.round is None:
             return NextStep("round_open")
         step = self.setup.engine.next_step(self.round)
@@ -124,17 +132,29 @@ def apply(state: TableState | None, event: Event) -> tuple[TableState, list[Outp
         return new, [{"type": "round_opened", "round": round_id}]
 
     if state.round is None or state.round_over:
-        if isinstance(event, DealCard):
-            raise Rejected("misdeal", f"{event.card} was drawn with no round in play")
+        if isinstance(event, DealCard | ManualCard | CardUnread):
+            raise Rejected("misdeal", "a card was drawn with no round in play")
         raise Rejected("no_round", "open a round first")
 
+    if isinstance(event, CardUnread):
+        if state.shoe is None:
+            raise Rejected("no_shoe", f"{state.game} is played without cards")
+        return replace(state, hold="card_unread"), [{"type": "round_held", "reason": "card_unread"}]
+    if state.hold and isinstance(event, DealCard):
+        raise Rejected("round_held", f"the round holds ({state.hold}): a pit boss enters the card")
+
     shoe = state.shoe
-    if isinstance(event, DealCard):
+    hold = state.hold
+    if isinstance(event, DealCard | ManualCard):
         if shoe is None:
             raise Rejected("no_shoe", f"{state.game} is played without cards")
         shoe = shoe.draw(event.card)
+        event = DealCard(event.card)
+        hold = ""
+    if isinstance(event, VoidRound):
+        hold = ""
     round_state, outputs = state.setup.engine.apply(state.round, event)
-    new = replace(state, shoe=shoe, round=round_state)
+    new = replace(state, shoe=shoe, round=round_state, hold=hold)
     if new.round_over:
         outputs.append({"type": "round_settled", **new.setup.engine.outcome(round_state)})
         if new.shoe is not None and new.shoe.cut_card_reached:
