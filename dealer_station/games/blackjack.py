@@ -221,19 +221,25 @@ class BlackjackEngine:
         if state.phase == "over":
             raise Rejected("round_over", "the round is settled")
         if isinstance(event, VoidRound):
-            return replace(state, phase="over", void_reason=event.reason), []
+            return replace(state, phase="over", void_reason=event.reason), [
+                {"type": "round_void", "reason": event.reason}
+            ]
         if isinstance(event, PlaceBet | CancelBet):
             if state.phase != "betting":
                 raise Rejected("betting_closed", "bets are taken only while betting is open")
             if isinstance(event, PlaceBet):
-                return self._place_bet(state, event), [{"type": "bet_accepted", **_bet_json(event)}]
-            return self._cancel_bet(state, event), [{"type": "bet_cancelled", **_bet_json(event)}]
+                new = self._place_bet(state, event)
+                return new, [{"type": "bet_placed", **_bet_json(new, event)}]
+            return self._cancel_bet(state, event), [
+                {"type": "bet_cancelled", **_bet_json(state, event)}
+            ]
         if isinstance(event, CloseBets):
             if state.phase != "betting":
                 raise Rejected("betting_closed", "betting is already closed")
+            closed: Output = {"type": "bets_closed", "bets": _count_bets(state)}
             if not state.boxes:
-                return replace(state, phase="over"), [{"type": "no_bets"}]
-            return replace(state, phase="dealing"), []
+                return replace(state, phase="over"), [closed]
+            return replace(state, phase="dealing"), [closed]
         if isinstance(event, DealCard):
             return self._deal(state, event.card)
         if isinstance(event, Decision):
@@ -697,11 +703,29 @@ def _stake_of(stakes: tuple[Stake, ...], player: str) -> Decimal:
     return sum((s.amount for s in stakes if s.player == player), Decimal(0))
 
 
-def _bet_json(bet: PlaceBet | CancelBet) -> Output:
+def _stakes_on(box: Box, spot: str) -> tuple[Stake, ...]:
+    if spot == "main":
+        return box.main
+    if spot == "bet_behind":
+        return box.behind
+    return tuple(s for name, s in box.bonus if name == spot)
+
+
+def _bet_json(state: BlackjackRound, bet: PlaceBet | CancelBet) -> Output:
+    """The bet as placed or cancelled, with the player's stake on the spot: the
+    total after a placement, the amount removed by a cancellation."""
     out: Output = {"player": bet.player, "spot": bet.spot, "box": bet.box}
+    stake = _stake_of(_stakes_on(state.box(bet.box or 0), bet.spot), bet.player)
     if isinstance(bet, PlaceBet):
         out["amount"] = money(bet.amount)
+        out["total"] = money(stake)
+    else:
+        out["amount"] = money(stake)
     return out
+
+
+def _count_bets(state: BlackjackRound) -> int:
+    return sum(len(b.main) + len(b.behind) + len(b.bonus) for b in state.boxes)
 
 
 def _offer_json(offer: Offer) -> Output:
