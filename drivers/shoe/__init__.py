@@ -1,0 +1,39 @@
+"""The card shoe: one link interface, backends by protocol name, simulators.
+
+    from drivers.shoe import open_shoe, Indicator
+    with open_shoe("framed", port="/dev/dealer-shoe", on_event=events.put) as shoe:
+        shoe.set_indicator(Indicator.GREEN)
+
+See `drivers.shoe.link` for the contract and docs/shoe.md for the whole picture.
+"""
+
+from drivers.shoe.backends import BACKENDS, UnknownBackend, open_shoe
+from drivers.shoe.events import (
+    CardDrawn,
+    CardUnread,
+    ShoeAlarm,
+    ShoeEvent,
+    ShoeOffline,
+    ShoeOnline,
+    ShoeState,
+)
+from drivers.shoe.link import EventSink, ShoeLink
+from drivers.shoe.session import UnsupportedCommand
+from firmware_proto import Indicator
+
+__all__ = [
+    "BACKENDS",
+    "CardDrawn",
+    "CardUnread",
+    "EventSink",
+    "Indicator",
+    "ShoeAlarm",
+    "ShoeEvent",
+    "ShoeLink",
+    "ShoeOffline",
+    "ShoeOnline",
+    "ShoeState",
+    "UnknownBackend",
+    "UnsupportedCommand",
+    "open_shoe",
+]

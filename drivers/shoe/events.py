@@ -1,0 +1,62 @@
+"""What a shoe link tells the station: typed events, one class per kind.
+
+Cards are the station's two-character form, rank then suit ("AS", "TD", "7H").
+`shoe_index` and `shoe_time_ms` are the shoe's own numbering and clock, None when
+the protocol does not carry them (the Bee-Tek ASCII shoe).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+ShoeStateName = Literal["inserted", "removed", "empty", "cut_card"]
+
+
+@dataclass(frozen=True, slots=True)
+class CardDrawn:
+    card: str
+    burn: bool = False
+    shoe_index: int | None = None
+    shoe_time_ms: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class CardUnread:
+    """A card passed the scanner and could not be read. Never guess it."""
+
+    reason: str
+    burn: bool = False
+    shoe_index: int | None = None
+    shoe_time_ms: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ShoeState:
+    state: ShoeStateName
+    shoe_time_ms: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ShoeOnline:
+    protocol: str
+    vendor: str = ""
+    model: str = ""
+    serial_number: str = ""
+    firmware_version: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class ShoeOffline:
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class ShoeAlarm:
+    """Something a croupier or technician must look at; the link carries on."""
+
+    code: str
+    text: str
+
+
+ShoeEvent = CardDrawn | CardUnread | ShoeState | ShoeOnline | ShoeOffline | ShoeAlarm

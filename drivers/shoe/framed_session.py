@@ -1,0 +1,256 @@
+"""The station's side of the framed shoe protocol (firmware_proto/PROTOCOL.md)."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+
+import firmware_proto as fp
+from drivers.shoe.events import (
+    CardDrawn,
+    CardUnread,
+    ShoeAlarm,
+    ShoeEvent,
+    ShoeOffline,
+    ShoeOnline,
+    ShoeState,
+    ShoeStateName,
+)
+from drivers.shoe.session import SessionOutput, ShoeSession
+from firmware_proto.framing import DecoderCounters
+
+HEARTBEAT_TIMEOUT_S = 3.0
+RESET_INTERVAL_S = 1.0
+IDLE_ABANDON_S = 0.02
+# A malformed sequenced frame is believed only when repeated identically: noise
+# that slips past the CRC does not repeat itself, a firmware bug does.
+MALFORMED_REPEATS = 3
+
+SHOE_STATE_NAMES: dict[fp.ShoeCondition, ShoeStateName] = {
+    fp.ShoeCondition.INSERTED: "inserted",
+    fp.ShoeCondition.REMOVED: "removed",
+    fp.ShoeCondition.EMPTY: "empty",
+    fp.ShoeCondition.CUT_CARD: "cut_card",
+}
+
+
+@dataclass(slots=True)
+class FramedCounters:
+    bytes_received: int = 0
+    frames: int = 0
+    bytes_discarded: int = 0
+    bad_check: int = 0
+    bad_length: int = 0
+    truncated: int = 0
+    delivered: int = 0
+    duplicates: int = 0
+    out_of_order: int = 0
+    malformed: int = 0
+    acks_sent: int = 0
+    naks_sent: int = 0
+    handshakes: int = 0
+
+
+class FramedSession(ShoeSession):
+    protocol = f"framed/{fp.PROTOCOL_VERSION}"
+    supports_indicator = True
+
+    def __init__(
+        self,
+        *,
+        heartbeat_timeout: float = HEARTBEAT_TIMEOUT_S,
+        reset_interval: float = RESET_INTERVAL_S,
+        idle_abandon: float = IDLE_ABANDON_S,
+    ) -> None:
+        self.heartbeat_timeout = heartbeat_timeout
+        self.reset_interval = reset_interval
+        self.idle_abandon = idle_abandon
+        # The receiver outlives connections: after an unplug the shoe resumes
+        # where the station's `expected` says, so nothing repeats or goes missing.
+        self._receiver = fp.ReliableReceiver()
+        self._decoder = fp.FrameDecoder()
+        self._counters = FramedCounters()
+        self._online = False
+        self._last_frame_at = 0.0
+        self._last_byte_at = 0.0
+        self._last_reset_at: float | None = None
+        self._wanted_indicator: fp.Indicator | None = None
+        self._malformed_key: tuple[int, int, bytes] | None = None
+        self._malformed_count = 0
+
+    @property
+    def online(self) -> bool:
+        return self._online
+
+    def connected(self, now: float) -> SessionOutput:
+        self._fold_decoder_counters()
+        self._decoder = fp.FrameDecoder()
+        out = SessionOutput()
+        self._send_reset(out, now)
+        return out
+
+    def received(self, data: bytes, now: float) -> SessionOutput:
+        out = SessionOutput()
+        self._counters.bytes_received += len(data)
+        self._last_byte_at = now
+        for item in self._decoder.feed(data):
+            self._handle(item, now, out)
+        return out
+
+    def tick(self, now: float) -> SessionOutput:
+        out = SessionOutput()
+        if self._decoder.pending and now - self._last_byte_at >= self.idle_abandon:
+            for item in self._decoder.abandon_partial():
+                self._handle(item, now, out)
+        if self._online and now - self._last_frame_at >= self.heartbeat_timeout:
+            self._online = False
+            out.events.append(ShoeOffline(
+                f"no frame from the shoe for {self.heartbeat_timeout:g} s"))
+        if not self._online and (
+            self._last_reset_at is None or now - self._last_reset_at >= self.reset_interval
+        ):
+            self._send_reset(out, now)
+        return out
+
+    def disconnected(self, reason: str) -> SessionOutput:
+        out = SessionOutput()
+        self._last_reset_at = None
+        if self._online:
+            self._online = False
+            out.events.append(ShoeOffline(reason))
+        return out
+
+    def indicator(self, colour: fp.Indicator, now: float) -> SessionOutput:
+        self._wanted_indicator = colour
+        out = SessionOutput()
+        if self._online:
+            out.tx += fp.encode_message(fp.SetIndicator(colour))
+        return out
+
+    def counters(self) -> dict[str, int]:
+        self._fold_decoder_counters()
+        return asdict(self._counters)
+
+    def _fold_decoder_counters(self) -> None:
+        d = self._decoder.counters
+        c = self._counters
+        c.frames += d.frames
+        c.bytes_discarded += d.bytes_discarded
+        c.bad_check += d.bad_check
+        c.bad_length += d.bad_length
+        c.truncated += d.truncated
+        self._decoder.counters = DecoderCounters()
+
+    def _send_reset(self, out: SessionOutput, now: float) -> None:
+        self._last_reset_at = now
+        out.tx += fp.encode_message(fp.Reset(fp.PROTOCOL_VERSION))
+
+    def _handle(self, item: fp.Frame | fp.FrameFault, now: float, out: SessionOutput) -> None:
+        if isinstance(item, fp.FrameFault):
+            if self._online:
+                self._reply(self._receiver.corruption_seen(), out)
+            return
+        self._last_frame_at = now
+        try:
+            message = fp.decode_message(item)
+        except fp.MessageError as error:
+            self._malformed(item, error, out)
+            return
+        self._malformed_key = None
+        match message:
+            case fp.Hello():
+                self._hello(message, out)
+            case fp.Heartbeat():
+                wanted = self._wanted_indicator
+                if self._online and wanted is not None and message.indicator != wanted:
+                    out.tx += fp.encode_message(fp.SetIndicator(wanted))
+            case fp.Card() | fp.CardUnread() | fp.ShoeStatus() | fp.ShoeError():
+                event = _event_of(message)
+                if self._accept(item.seq, out):
+                    out.events.append(event)
+            case _:
+                # A station command coming back: an echoing line, not a shoe.
+                self._counters.malformed += 1
+
+    def _accept(self, seq: int, out: SessionOutput) -> bool:
+        if not self._online:
+            return False  # the shoe resends after the handshake
+        verdict, reply = self._receiver.receive(seq)
+        self._reply(reply, out)
+        match verdict:
+            case fp.Verdict.DELIVER:
+                self._counters.delivered += 1
+                return True
+            case fp.Verdict.DUPLICATE:
+                self._counters.duplicates += 1
+            case fp.Verdict.OUT_OF_ORDER:
+                self._counters.out_of_order += 1
+            case fp.Verdict.NOT_CONNECTED:
+                pass
+        return False
+
+    def _hello(self, hello: fp.Hello, out: SessionOutput) -> None:
+        if hello.protocol_version != fp.PROTOCOL_VERSION:
+            if self._online:
+                self._online = False
+                out.events.append(ShoeOffline("protocol version changed"))
+            out.events.append(ShoeAlarm(
+                "protocol_version",
+                f"shoe speaks protocol version {hello.protocol_version}, "
+                f"this station only {fp.PROTOCOL_VERSION}",
+            ))
+            return
+        self._counters.handshakes += 1
+        result = self._receiver.handshake(hello)
+        self._reply(result.reply, out)
+        if result.shoe_restarted:
+            out.events.append(ShoeAlarm(
+                "shoe_restarted", "the shoe restarted; cards it had not sent are lost"))
+        if result.lost:
+            out.events.append(ShoeAlarm(
+                "messages_lost", f"the shoe dropped {result.lost} unacknowledged messages"))
+        if not self._online:
+            self._online = True
+            out.events.append(ShoeOnline(
+                self.protocol, hello.vendor, hello.model, hello.serial_number,
+                hello.firmware_version))
+        if self._wanted_indicator is not None:
+            out.tx += fp.encode_message(fp.SetIndicator(self._wanted_indicator))
+
+    def _malformed(self, frame: fp.Frame, error: fp.MessageError, out: SessionOutput) -> None:
+        self._counters.malformed += 1
+        if not fp.is_sequenced(frame.type):
+            out.events.append(ShoeAlarm("malformed_message", str(error)))
+            return
+        key = (frame.seq, frame.type, frame.payload)
+        self._malformed_count = self._malformed_count + 1 if key == self._malformed_key else 1
+        self._malformed_key = key
+        if self._malformed_count < MALFORMED_REPEATS:
+            self._reply(self._receiver.corruption_seen() if self._online else None, out)
+            return
+        if self._accept(frame.seq, out):
+            if frame.type in (fp.MessageType.CARD, fp.MessageType.CARD_UNREAD):
+                out.events.append(CardUnread(f"malformed: {error.reason}"))
+            else:
+                out.events.append(ShoeAlarm("malformed_message", str(error)))
+
+    def _reply(self, reply: fp.Ack | fp.Nak | None, out: SessionOutput) -> None:
+        if reply is None:
+            return
+        if isinstance(reply, fp.Ack):
+            self._counters.acks_sent += 1
+        else:
+            self._counters.naks_sent += 1
+        out.tx += fp.encode_message(reply)
+
+
+def _event_of(message: fp.Card | fp.CardUnread | fp.ShoeStatus | fp.ShoeError) -> ShoeEvent:
+    match message:
+        case fp.Card():
+            return CardDrawn(message.code, message.burn, message.index, message.shoe_time_ms)
+        case fp.CardUnread():
+            return CardUnread(message.reason.name.lower(), message.burn, message.index,
+                              message.shoe_time_ms)
+        case fp.ShoeStatus():
+            return ShoeState(SHOE_STATE_NAMES[message.condition], message.shoe_time_ms)
+        case fp.ShoeError():
+            return ShoeAlarm(f"shoe_error_{message.code}", message.text)

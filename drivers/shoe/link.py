@@ -1,0 +1,81 @@
+"""`ShoeLink`: the one interface the station runtime uses, whatever the shoe.
+
+    with open_shoe("framed", port="/dev/dealer-shoe", on_event=queue.put) as shoe:
+        shoe.set_indicator(Indicator.GREEN)
+        ...
+
+A link runs in its own thread from `start()` (or `with`) to `close()` and posts
+typed events (`drivers.shoe.events`) to `on_event`: a callable or a
+`queue.Queue`. The callable runs in the link's thread; an asyncio runtime passes
+``lambda e: loop.call_soon_threadsafe(q.put_nowait, e)``. Events arrive in the
+order the shoe produced them, each card exactly once. `ShoeOnline` and
+`ShoeOffline` alternate; a link that cannot open its port at start reports
+`ShoeOffline` once and keeps trying.
+"""
+
+from __future__ import annotations
+
+import queue
+from abc import ABC, abstractmethod
+from collections.abc import Callable
+from types import TracebackType
+from typing import Self
+
+from drivers.shoe.events import ShoeEvent, ShoeOffline, ShoeOnline
+from drivers.shoe.session import UnsupportedCommand
+from firmware_proto import Indicator
+
+EventSink = Callable[[ShoeEvent], object] | queue.Queue[ShoeEvent]
+
+
+class ShoeLink(ABC):
+    def __init__(self, on_event: EventSink) -> None:
+        self._sink: Callable[[ShoeEvent], object] = (
+            on_event.put if isinstance(on_event, queue.Queue) else on_event
+        )
+        self._offline_reported = False
+
+    @abstractmethod
+    def start(self) -> None:
+        """Begin talking to the shoe; returns at once."""
+
+    @abstractmethod
+    def close(self) -> None:
+        """Stop, release the port, and wait for the link's thread to end."""
+
+    @property
+    def supports_indicator(self) -> bool:
+        return False
+
+    def set_indicator(self, colour: Indicator) -> None:
+        """Green: a card may be drawn; red: stop. Kept and re-sent after reconnection.
+
+        Raises `UnsupportedCommand` if the shoe has no indicator (`supports_indicator`).
+        """
+        raise UnsupportedCommand(f"{type(self).__name__} has no indicator")
+
+    @abstractmethod
+    def counters(self) -> dict[str, int]:
+        """Health counters: bytes discarded, retransmissions seen, reconnections..."""
+
+    def _deliver(self, events: list[ShoeEvent]) -> None:
+        for event in events:
+            if isinstance(event, ShoeOffline):
+                if self._offline_reported:
+                    continue
+                self._offline_reported = True
+            elif isinstance(event, ShoeOnline):
+                self._offline_reported = False
+            self._sink(event)
+
+    def __enter__(self) -> Self:
+        self.start()
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()

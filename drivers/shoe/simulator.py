@@ -1,0 +1,289 @@
+"""A framed-protocol shoe on a real pseudo-terminal, with faults on demand.
+
+It plays the firmware's role: answers RESET with HELLO, numbers and retransmits
+its messages until acknowledged, heartbeats, obeys the indicator. The test or
+demo plays the croupier (`draw`, `draw_unread`) and the saboteur (`faults`,
+`split_frames`, `silence`, `unplug`). `sent` is the ground truth: the events the
+station should report, in order, whatever happens on the line.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import select
+import tempfile
+import threading
+import time
+from collections import deque
+from collections.abc import Callable
+from pathlib import Path
+from types import TracebackType
+from typing import Self
+
+import firmware_proto as fp
+from drivers.shoe.events import CardDrawn, CardUnread, ShoeAlarm, ShoeEvent, ShoeState
+from drivers.shoe.framed_session import SHOE_STATE_NAMES
+from drivers.shoe.line_faults import LineFaults
+from drivers.shoe.pty_port import PtyPort
+from drivers.shoe.shuffled_shoe import shuffled_shoe
+
+POLL_S = 0.005
+
+
+class ShoeEmpty(Exception):
+    pass
+
+
+class FramedShoeSimulator:
+    def __init__(
+        self,
+        *,
+        decks: int = 8,
+        seed: int | None = None,
+        cut_card_at: int | None = None,
+        link_path: Path | None = None,
+        heartbeat_interval: float = 1.0,
+        retransmit_after: float = 0.05,
+        window: int = fp.reliability.WINDOW,
+        boot_id: int | None = None,
+        faults: LineFaults | None = None,
+        station_faults: LineFaults | None = None,
+        on_card_written: Callable[[float], None] | None = None,
+    ) -> None:
+        self._tmpdir: tempfile.TemporaryDirectory[str] | None = None
+        if link_path is None:
+            self._tmpdir = tempfile.TemporaryDirectory(prefix="shoe-sim-")
+            link_path = Path(self._tmpdir.name) / "dealer-shoe"
+        self.port = str(link_path)
+        self.decks = decks
+        self.seed = seed
+        self.cut_card_at = cut_card_at
+        self.heartbeat_interval = heartbeat_interval
+        self.faults = faults or LineFaults()
+        self.station_faults = station_faults or LineFaults()
+        self.split_frames = False
+        self.on_card_written = on_card_written
+        self.boot_id = secrets.randbits(32) if boot_id is None else boot_id
+        self.indicator = fp.Indicator.OFF
+        self.sent: list[ShoeEvent] = []
+        self.line_log = bytearray()
+        self.frames_written = 0
+        self.cards_left = shuffled_shoe(decks, seed)
+        self._index = 0
+        self._pty = PtyPort(link_path)
+        self._sender = fp.ReliableSender(window=window, retransmit_after=retransmit_after)
+        self._backlog: deque[fp.Message] = deque()
+        self._decoder = fp.FrameDecoder()
+        self._lock = threading.Lock()
+        self._silent = False
+        self._hello_due = True
+        self._next_heartbeat = 0.0
+        self._next_new_seq = self._sender.oldest_unacked
+        self._started = time.monotonic()
+        self._stopping = False
+        self._wake_r, self._wake_w = os.pipe()
+        self._thread = threading.Thread(target=self._run, name="shoe simulator", daemon=True)
+        self._pty.open()
+        self._thread.start()
+
+    # -- the croupier -------------------------------------------------------
+
+    def draw(self, count: int = 1, *, burn: bool = False) -> list[str]:
+        drawn = []
+        with self._lock:
+            for _ in range(count):
+                card = self._take()
+                message = fp.messages.card_from_code(
+                    card, self._index, burn=burn, shoe_time_ms=self._clock_ms())
+                self._queue(message, CardDrawn(card, burn, self._index, message.shoe_time_ms))
+                drawn.append(card)
+                self._after_card()
+        self._wake()
+        return drawn
+
+    def draw_unread(
+        self, *, burn: bool = False, reason: fp.UnreadReason = fp.UnreadReason.AMBIGUOUS
+    ) -> str:
+        """A card passes unread; returns what it really was (the station never knows)."""
+        with self._lock:
+            card = self._take()
+            stamp = self._clock_ms()
+            self._queue(fp.CardUnread(self._index, burn, stamp, reason),
+                        CardUnread(reason.name.lower(), burn, self._index, stamp))
+            self._after_card()
+        self._wake()
+        return card
+
+    def report_state(self, condition: fp.ShoeCondition) -> None:
+        with self._lock:
+            if condition is fp.ShoeCondition.INSERTED:
+                self.cards_left = shuffled_shoe(self.decks, None if self.seed is None
+                                                else self.seed + self._index)
+                self._index = 0
+            self._queue_state(condition)
+        self._wake()
+
+    def report_error(self, code: int, text: str) -> None:
+        with self._lock:
+            self._queue(fp.ShoeError(code, text), ShoeAlarm(f"shoe_error_{code}", text))
+        self._wake()
+
+    # -- the saboteur -------------------------------------------------------
+
+    def silence(self, silent: bool = True) -> None:
+        """A hung firmware: no heartbeat, no frame, no answer, until un-silenced."""
+        with self._lock:
+            self._silent = silent
+        self._wake()
+
+    def unplug(self) -> None:
+        with self._lock:
+            self._pty.close()
+
+    def replug(self) -> None:
+        """A new device node appears under the same name, as udev does."""
+        with self._lock:
+            self._pty.open()
+            self._decoder = fp.FrameDecoder()
+            self._sender.link_reset()
+            self._hello_due = True
+        self._wake()
+
+    # -- observation --------------------------------------------------------
+
+    @property
+    def retransmissions(self) -> int:
+        return self._sender.retransmissions
+
+    def all_acknowledged(self) -> bool:
+        with self._lock:
+            return not self._backlog and self._sender.unacked == 0
+
+    def wait_until_acknowledged(self, timeout: float) -> bool:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.all_acknowledged():
+                return True
+            time.sleep(0.01)
+        return self.all_acknowledged()
+
+    def close(self) -> None:
+        self._stopping = True
+        self._wake()
+        self._thread.join()
+        with self._lock:
+            self._pty.close()
+        os.close(self._wake_r)
+        os.close(self._wake_w)
+        if self._tmpdir is not None:
+            self._tmpdir.cleanup()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    # -- the firmware -------------------------------------------------------
+
+    def _take(self) -> str:
+        if not self.cards_left:
+            raise ShoeEmpty("the shoe is empty")
+        self._index += 1
+        return self.cards_left.pop()
+
+    def _after_card(self) -> None:
+        if self.cut_card_at is not None and self._index == self.cut_card_at:
+            self._queue_state(fp.ShoeCondition.CUT_CARD)
+        if not self.cards_left:
+            self._queue_state(fp.ShoeCondition.EMPTY)
+
+    def _queue_state(self, condition: fp.ShoeCondition) -> None:
+        stamp = self._clock_ms()
+        self._queue(fp.ShoeStatus(condition, stamp), ShoeState(SHOE_STATE_NAMES[condition], stamp))
+
+    def _queue(self, message: fp.Message, truth: ShoeEvent) -> None:
+        self._backlog.append(message)
+        self.sent.append(truth)
+
+    def _clock_ms(self) -> int:
+        return int((time.monotonic() - self._started) * 1000) & 0xFFFFFFFF
+
+    def _wake(self) -> None:
+        os.write(self._wake_w, b"!")
+
+    def _run(self) -> None:
+        while not self._stopping:
+            with self._lock:
+                master = self._pty.master
+            fds = [self._wake_r] if master is None else [self._wake_r, master]
+            readable, _, _ = select.select(fds, [], [], POLL_S)
+            if self._wake_r in readable:
+                os.read(self._wake_r, 4096)
+            with self._lock:
+                now = time.monotonic()
+                if master is not None and master in readable and master == self._pty.master:
+                    self._on_station_bytes(self._pty.read(), now)
+                self._pump(now)
+
+    def _on_station_bytes(self, data: bytes, now: float) -> None:
+        if self._silent or not data:
+            return
+        for item in self._decoder.feed(self.station_faults.apply(data)):
+            if not isinstance(item, fp.Frame):
+                continue
+            try:
+                message = fp.decode_message(item)
+            except fp.MessageError:
+                continue
+            match message:
+                case fp.Reset():
+                    self._sender.link_reset()
+                    self._hello_due = True
+                case fp.Ack():
+                    self._sender.on_ack(message, now)
+                case fp.Nak():
+                    self._sender.on_nak(message, now)
+                case fp.SetIndicator():
+                    self.indicator = message.colour
+                case _:
+                    pass
+
+    def _pump(self, now: float) -> None:
+        if self._silent or not self._pty.is_open:
+            return
+        if self._hello_due:
+            self._hello_due = False
+            self._write(fp.encode_message(fp.Hello(
+                fp.PROTOCOL_VERSION, self.boot_id, self._sender.oldest_unacked,
+                "Simulated", "SIM-SHOE", f"SIM{self.boot_id:08X}", "sim-1")))
+        while self._backlog and self._sender.unacked < self._sender.capacity:
+            self._sender.submit(self._backlog.popleft())
+        for frame in self._sender.due(now):
+            self._write(frame)
+        if now >= self._next_heartbeat:
+            self._next_heartbeat = now + self.heartbeat_interval
+            uptime = self._clock_ms()
+            self._write(fp.encode_message(fp.Heartbeat(uptime, self.indicator)))
+
+    def _write(self, frame: bytes) -> None:
+        data = self.faults.apply(frame)
+        if self.split_frames and len(data) > 2:
+            half = len(data) // 2
+            written = self._pty.write(data[:half])
+            time.sleep(0.002)
+            written += self._pty.write(data[half:])
+        else:
+            written = self._pty.write(data)
+        self.line_log += data[:written]
+        self.frames_written += 1
+        if fp.is_sequenced(frame[3]) and frame[2] == self._next_new_seq:
+            self._next_new_seq = (frame[2] + 1) & 0xFF
+            if frame[3] == fp.MessageType.CARD and self.on_card_written is not None:
+                self.on_card_written(time.perf_counter())
