@@ -1,0 +1,90 @@
+"""The wheel camera: frames from OpenCV VideoCapture (a device index, a file or a network stream).
+
+Live sources (a device or a stream) are reopened after a failure, forever, with a pause
+between tries; a file simply ends. Frames carry a timestamp in seconds: the camera's
+monotonic clock for live sources, frame index / fps for files, so that a recorded spin
+replays with the times it was recorded at.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+Frame = npt.NDArray[np.uint8]
+
+
+class CameraUnavailable(Exception):
+    """The source could not be opened (and, for a file, never will be)."""
+
+
+@dataclass(frozen=True)
+class TimedFrame:
+    index: int
+    time: float
+    image: Frame
+
+
+def _is_live(source: str | int) -> bool:
+    return isinstance(source, int) or "://" in str(source)
+
+
+class CameraSource:
+    def __init__(
+        self,
+        source: str | int,
+        *,
+        retry_seconds: float = 2.0,
+        clock: Callable[[], float] = time.monotonic,
+        sleep: Callable[[float], None] = time.sleep,
+    ) -> None:
+        self.source = source
+        self.live = _is_live(source)
+        self.retry_seconds = retry_seconds
+        self.clock, self.sleep = clock, sleep
+        self.reconnects = 0
+        self.frames_read = 0
+        self._stopped = False
+
+    def stop(self) -> None:
+        self._stopped = True
+
+    def _open(self) -> cv2.VideoCapture:
+        capture = cv2.VideoCapture(self.source)
+        if not capture.isOpened():
+            capture.release()
+            raise CameraUnavailable(f"cannot open {self.source!r}")
+        return capture
+
+    def frames(self) -> Iterator[TimedFrame]:
+        """Yield frames until a file ends or `stop()` is called."""
+        while not self._stopped:
+            try:
+                capture = self._open()
+            except CameraUnavailable:
+                if not self.live:
+                    raise
+                self.reconnects += 1
+                self.sleep(self.retry_seconds)
+                continue
+            fps = capture.get(cv2.CAP_PROP_FPS) or 0.0
+            fps = fps if 1.0 <= fps <= 1000.0 else 30.0
+            try:
+                while not self._stopped:
+                    ok, image = capture.read()
+                    if not ok or image is None:
+                        break
+                    t = self.clock() if self.live else self.frames_read / fps
+                    yield TimedFrame(self.frames_read, t, np.asarray(image, np.uint8))
+                    self.frames_read += 1
+            finally:
+                capture.release()
+            if not self.live:
+                return
+            self.reconnects += 1
+            self.sleep(self.retry_seconds)
