@@ -1,0 +1,133 @@
+"""Tell systemd how the station is doing: the sd_notify protocol, pure stdlib.
+
+The unit (``systemd/dealer-station.service``) is ``Type=notify`` with a watchdog.
+The station calls :func:`ready` once it serves the table, :func:`status` whenever
+the one-line summary in ``systemctl status`` should change, :func:`stopping` when
+it begins a clean shutdown, and keeps :func:`run_watchdog` running as a task of its
+event loop.
+
+Outside systemd (``NOTIFY_SOCKET`` unset: a developer's shell, the tests, the demo)
+every call is a no-op that returns ``False``.
+
+Protocol: sd_notify(3). One datagram of newline-separated ``KEY=VALUE`` lines to the
+``AF_UNIX`` socket named by ``$NOTIFY_SOCKET``; a name starting with ``@`` is in the
+abstract namespace.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import socket
+
+__all__ = [
+    "notify",
+    "ready",
+    "run_watchdog",
+    "status",
+    "stopping",
+    "watchdog_interval",
+    "watchdog_ping",
+]
+
+log = logging.getLogger(__name__)
+
+
+def _socket_address(name: str) -> str | None:
+    if name.startswith("@"):
+        return "\0" + name[1:]
+    if name.startswith("/"):
+        return name
+    return None
+
+
+def notify(message: str) -> bool:
+    """Send ``message`` to the service manager.
+
+    Returns True when the datagram was delivered, False when the process does not
+    run under systemd or the delivery failed (logged as a warning). Never raises on
+    a delivery problem: a table keeps dealing even if systemd cannot hear it, and a
+    watchdog that stops hearing pings restarts the station anyway.
+    """
+    name = os.environ.get("NOTIFY_SOCKET")
+    if not name:
+        return False
+    address = _socket_address(name)
+    if address is None:
+        log.warning("NOTIFY_SOCKET=%r is neither a path nor an abstract socket", name)
+        return False
+    with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as sock:
+        # Called from the event loop: a manager too busy to drain its queue must
+        # cost us a missed message, not a stalled table.
+        sock.setblocking(False)
+        try:
+            sock.sendto(message.encode(), address)
+        except OSError as error:
+            log.warning("could not notify systemd at %s: %s", name, error)
+            return False
+    return True
+
+
+def ready() -> bool:
+    """The station has replayed its journal and serves the table."""
+    return notify("READY=1")
+
+
+def stopping() -> bool:
+    """A clean shutdown has begun (``systemctl status`` shows "deactivating")."""
+    return notify("STOPPING=1")
+
+
+def status(text: str) -> bool:
+    """Set the one-line status shown by ``systemctl status dealer-station``."""
+    # A newline would start a new KEY=VALUE assignment in the datagram.
+    return notify("STATUS=" + " ".join(text.splitlines()))
+
+
+def watchdog_ping() -> bool:
+    """Tell the service manager the station is alive."""
+    return notify("WATCHDOG=1")
+
+
+def watchdog_interval() -> float | None:
+    """The watchdog timeout in seconds, or None when no watchdog watches this process.
+
+    systemd sets ``WATCHDOG_USEC`` from ``WatchdogSec=`` and ``WATCHDOG_PID`` to the
+    main process; a child that inherited the environment is not the one watched.
+    """
+    usec = os.environ.get("WATCHDOG_USEC")
+    if not usec:
+        return None
+    pid = os.environ.get("WATCHDOG_PID")
+    if pid and pid != str(os.getpid()):
+        return None
+    try:
+        value = int(usec)
+    except ValueError:
+        log.warning("WATCHDOG_USEC=%r is not a number of microseconds", usec)
+        return None
+    if value <= 0:
+        log.warning("WATCHDOG_USEC=%r is not a positive number of microseconds", usec)
+        return None
+    return value / 1_000_000
+
+
+async def run_watchdog(interval: float | None = None) -> None:
+    """Ping the watchdog every ``interval / 2`` seconds, forever; cancel to stop.
+
+    ``interval`` defaults to :func:`watchdog_interval`; without a watchdog this
+    returns at once. The pings come from this coroutine, on the event loop's own
+    thread, on purpose: a loop blocked by a stuck call cannot run it, the pings
+    stop, and systemd restarts the station. A thread would keep pinging for a
+    loop that no longer serves the table.
+    """
+    if interval is None:
+        interval = watchdog_interval()
+        if interval is None:
+            return
+    if interval <= 0:
+        raise ValueError(f"watchdog interval must be positive, not {interval}")
+    while True:
+        watchdog_ping()
+        await asyncio.sleep(interval / 2)
