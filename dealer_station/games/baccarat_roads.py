@@ -12,15 +12,20 @@ Sources (the rules below restate them; the tests cite them case by case):
   the bead plate filled down six rows then across; the big road with a new column
   whenever the winner changes, ties drawn as a slash on the previous cell, pairs
   as dots; a streak longer than the six rows turning right along the bottom
-  (the "dragon tail"), and a streak that runs into an earlier tail turning right
-  at once, whatever its row; the derived roads, big eye boy starting at the
-  big-road cell after the first of column 2, small road and cockroach pig doing
-  the same one and two columns further on.
+  (the "dragon tail"); the three derived roads.
+- sikwin casino, "Baccarat game rules: five road rules",
+  https://www.sikwin.in/sikwin-casino-baccarat-game-rules-five-road-rules/: big
+  eye boy's reference point is the big road's second column, second row, or the
+  third column's first row when the second column has one result; small road
+  and cockroach pig start one and two columns later.
+- Road guides agree that a streak which runs into an earlier tail turns right at
+  once, whatever its row, and starts a tail of its own.
 - The five-line rule of the derived roads as dealers in Macau teach it (下三路口诀:
-  有对写红 无对写蓝 齐脚跳写红 突脚跳写蓝 突脚连写红), the same rules the
-  Wizard's page describes. For a derived road that looks ``k`` columns back (1 big eye
-  boy, 2 small road, 3 cockroach pig), each new big-road cell in column ``c``
-  and row ``r`` (both counted from 0) is marked:
+  有对写红 无对写蓝 齐脚跳写红 突脚跳写蓝 突脚连写红), as public road-drawing
+  code in Chinese quotes it beside its implementation. For a derived road that
+  looks ``k`` columns back (1 big eye boy, 2 small road, 3 cockroach pig), each
+  new big-road cell in column ``c`` and row ``r`` (both counted from 0) is
+  marked:
 
   * first row (a new column, "jump"): compare the two columns before it, ``c-1``
     and ``c-1-k``: equal lengths "level jump" (齐脚跳) red, else "uneven jump"
@@ -32,7 +37,7 @@ Sources (the rules below restate them; the tests cite them case by case):
 
   So a derived road begins at big-road column ``k`` row 1, or column ``k+1`` row 0
   when column ``k`` holds one cell (columns counted from 0: big eye boy at column
-  1 row 1, as the Wizard's "second column, second row").
+  1 row 1, the "second column, second row" above).
 
 Decisions where the sources are silent or differ (tests pin each one):
 
