@@ -15,7 +15,6 @@ from dataclasses import dataclass
 
 import cv2
 import numpy as np
-import numpy.typing as npt
 
 from vision.geometry import FloatArray, PolarGrid
 
@@ -23,6 +22,7 @@ _BALL_DEG = 3.0  # angular size of the smallest ball on the track, roughly
 _BALL_RHO = 0.04
 _MIN_CONTRAST = 10.0  # grey levels; and this many per-pixel noise deviations:
 _NOISE_FACTOR = 3.0
+_ROTOR_CANDIDATES = 3
 _HAND_ROWS = 5  # outermost rows, where only an arm (or a ball leaving) can change
 
 
@@ -38,7 +38,7 @@ class Sightings:
     """The best ball candidate off the rotor (track, deflectors, beyond) and on it."""
 
     track: BallSighting | None
-    rotor: BallSighting | None
+    rotor: tuple[BallSighting, ...]  # best first; numbers and frets can look like a ball too
 
 
 def shift_columns(a: FloatArray, bins: float) -> FloatArray:
@@ -75,7 +75,7 @@ class BallFinder:
             self.still = w.copy()
             self.turning = shift_columns(w[:rr], -rotor_bins) if rotor_bins is not None else None
             self._t = t
-            return Sightings(None, None)
+            return Sightings(None, ())
         alpha = 1.0 - math.exp(-max(0.0, t - self._t) / self.tau)
         self._t = t
         statics = self.still[self.static_rows]
@@ -91,19 +91,28 @@ class BallFinder:
             score[:rr] = 0.0
         np.maximum(score, 0, out=score)
         blob, centre, threshold = self._blobs(score, d_still)
-        mask = np.zeros(score.shape, bool)
-        track = self._pick(score, blob, centre, threshold, rr, len(self.grid.rhos), mask)
-        on_rotor = self._pick(score, blob, centre, threshold, 0, rr, mask)
-        keep = ~mask
-        self.still[keep] += alpha * (w[keep] / gain - self.still[keep])
+        track = self._pick(score, blob, centre, threshold, rr, len(self.grid.rhos))
+        on_rotor: list[BallSighting] = []
+        for _ in range(_ROTOR_CANDIDATES):
+            found = self._pick(score, blob, centre, threshold, 0, rr)
+            if found is None:
+                break
+            on_rotor.append(found)
+            cols = np.arange(-3 * self.ka, 3 * self.ka + 1) + round(
+                found.theta / self.grid.bin_radians
+            )
+            blob[:rr, cols % blob.shape[1]] = -1.0
+        # Everything is learned, the ball too: masking a spot from learning would make a
+        # false sighting permanent. A ball at rest fades into the rotor's picture only
+        # over `background_seconds`, long after it has been declared.
+        self.still += alpha * (w / gain - self.still)
         if rotor_bins is not None:
             w_rot = shift_columns(w[:rr], -rotor_bins)
-            keep_rot = shift_columns(keep[:rr].astype(np.float32), -rotor_bins) > 0.99
             if self.turning is None:
                 self.turning = w_rot
             else:
-                self.turning[keep_rot] += alpha * (w_rot[keep_rot] / gain - self.turning[keep_rot])
-        return Sightings(track, on_rotor)
+                self.turning += alpha * (w_rot / gain - self.turning)
+        return Sightings(track, tuple(on_rotor))
 
     def _blobs(
         self, score: FloatArray, d_still: FloatArray
@@ -134,9 +143,8 @@ class BallFinder:
         threshold: float,
         row0: int,
         row1: int,
-        mask: npt.NDArray[np.bool_],
     ) -> BallSighting | None:
-        """The best blob between two rows, refined to its centroid; masks it from learning."""
+        """The best blob between two rows, refined to its centroid."""
         if row1 <= row0:
             return None
         grid = self.grid
@@ -156,6 +164,4 @@ class BallFinder:
         dc = float((patch.sum(axis=0) * span).sum() / total)
         rho = float(np.interp(dr, np.arange(rows), grid.rhos))
         theta = (dc * grid.bin_radians) % (2 * math.pi)
-        m0, m1 = max(0, r - 2 * self.kr), min(rows, r + 2 * self.kr + 1)
-        mask[m0:m1, np.arange(c - 3 * self.ka, c + 3 * self.ka + 1) % bins] = True
         return BallSighting(theta, rho, float(centre[r, c]))

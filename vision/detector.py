@@ -29,7 +29,6 @@ from vision.observations import (
     FrameTrack,
     NoResultReason,
     Observation,
-    Phase,
 )
 from vision.params import DetectorParams
 from vision.pockets import POCKET_DEGREES
@@ -222,7 +221,7 @@ class WheelDetector:
         return out + self._wheel_alarm(AlarmKind.WHEEL_NOT_FOUND, True, detail, index, t)
 
     def _record(self, index: int, t: float, rotor: RotorState, seen: Sightings) -> None:
-        ball = seen.track if self.spins.phase in (Phase.LAUNCHED, Phase.ON_TRACK) else seen.rotor
+        ball = self.spins.ball
         rel = None
         if ball is not None and self._ball is not None and self.last_track is not None:
             dt = t - self.last_track.time

@@ -26,4 +26,4 @@ class DetectorParams:
     angle_bins: int = 360
     radial_step: float = 0.02  # of the rotor's radius
     outer_rho: float = 1.8  # how far out from the rotor edge the ball is looked for
-    background_seconds: float = 0.5
+    background_seconds: float = 1.0

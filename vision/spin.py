@@ -34,6 +34,7 @@ _TRACK_RHO = 1.04  # beyond the rotor's edge: the ball is on the track (or the d
 _ON_ROTOR_RHO = 1.0
 _LAUNCH_SIGHTINGS = 3
 _MIN_TRACK_RPS, _MAX_TRACK_RPS = 0.3, 6.0
+_MAX_HOP_DEG_PER_S = 500.0  # how fast a bouncing ball moves relative to the rotor, at most
 _LEAVING_RHO = 0.15  # this far beyond the ball's usual track radius, it is leaving the wheel
 
 
@@ -62,6 +63,7 @@ class SpinTracker:
         self._candidates: deque[tuple[float, float, float]] = deque(maxlen=6)  # t, theta, rho
         self._last_track_t = -math.inf
         self._armed = True
+        self.ball: BallSighting | None = None
         self._reset_spin()
 
     def _reset_spin(self) -> None:
@@ -79,6 +81,8 @@ class SpinTracker:
         self._leaving = 0
         self._rest: list[_RestSample] = []
         self._rest_announced = False
+        self._phi: float | None = None  # last rotor-relative angle of the ball on the rotor
+        self._phi_t = 0.0
         self._revolutions = 0.0
         self._ball_dir = 0
 
@@ -133,16 +137,18 @@ class SpinTracker:
             self._last_track_t = t
         if not self._armed and t - self._last_track_t >= self.p.rearm_seconds:
             self._armed = True
+        self.ball = seen.track or next(iter(seen.rotor), None)
         if not self.in_play:
             return self._wait_for_launch(frame, t, seen.track)
         ball: BallSighting | None
         if self.phase in (Phase.LAUNCHED, Phase.ON_TRACK):
             # On the track unless it is seen falling onto the rotor.
             ball = next(
-                (b for b in (seen.track, seen.rotor) if b and self._follows_track(b, t)), None
+                (b for b in (seen.track, *seen.rotor) if b and self._follows_track(b, t)), None
             )
         else:
-            ball = seen.rotor or seen.track
+            ball = self._follow_on_rotor(seen, rotor, t)
+        self.ball = ball
         if ball is None:
             if t - self._last_seen >= self.p.lost_seconds:
                 if self.phase in (Phase.LAUNCHED, Phase.ON_TRACK) and self._leaving:
@@ -195,6 +201,27 @@ class SpinTracker:
         c.clear()
         self.phase = Phase.IDLE
         return self._to(Phase.LAUNCHED, frame, t)
+
+    def _follow_on_rotor(self, seen: Sightings, rotor: RotorState, t: float) -> BallSighting | None:
+        """The candidate on the rotor nearest to where the ball was, if it could have got there.
+
+        White numbers and glinting frets also look like a ball; the ball is the one that
+        came down from the track and moved on from there.
+        """
+        if rotor.zero is None:
+            return None
+        if self._phi is None:
+            self._phi = wrap(self._theta - rotor.zero)
+            self._phi_t = self._theta_t
+        zero = rotor.zero
+        reach = math.radians(45) + math.radians(_MAX_HOP_DEG_PER_S) * (t - self._phi_t)
+        best = min(
+            seen.rotor, key=lambda b: abs(wrap(b.theta - zero - (self._phi or 0.0))), default=None
+        )
+        if best is None or abs(wrap(best.theta - zero - self._phi)) > reach:
+            return None
+        self._phi, self._phi_t = wrap(best.theta - zero), t
+        return best
 
     def _follows_track(self, ball: BallSighting, t: float) -> bool:
         """Is this sighting where the ball on the track can be now (or just fallen from it)?"""

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import itertools
 import math
 
 import numpy as np
@@ -15,7 +16,7 @@ def test_pocket_order_and_colours() -> None:
     assert colours.count("red") == 18 and colours.count("black") == 18 and colours[0] == "green"
     assert colour_of(32) == "red" and colour_of(26) == "black"
     # Red and black alternate all the way round.
-    assert all(a != b for a, b in zip(colours[1:], colours[2:], strict=False))
+    assert all(a != b for a, b in itertools.pairwise(colours[1:]))
 
 
 @pytest.mark.parametrize("zero_deg", [0.0, 17.3, 123.4, 359.0])

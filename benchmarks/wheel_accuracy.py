@@ -1,0 +1,142 @@
+"""Accuracy and latency of the wheel detector over generated spins.
+
+    .venv/bin/python benchmarks/wheel_accuracy.py --spins 500 --workers 2
+
+Each spin is rendered in memory with a random look (colours, geometry, ball size, tilt,
+yaw, distance, noise, JPEG, flicker, exposure) and a random scenario (60% valid, 10% each
+of too few revolutions, same direction, ball off the wheel, ball on a fret), then fed
+frame by frame to a fresh `WheelDetector` with no calibration file. The first verdict
+is compared with the renderer's ground truth. Wrong = a number that is not the truth,
+or any number where the truth is a no-result.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from multiprocessing import Pool
+from typing import Any
+
+import numpy as np
+
+
+def run_spin(job: tuple[int, tuple[int, int] | None, float | None]) -> dict[str, Any]:
+    import cv2
+
+    from vision.detector import WheelDetector
+    from vision.observations import NoResult, SpinResult
+    from vision.render import make_spin
+
+    cv2.setNumThreads(1)
+    seed, resolution, fps = job
+    spin = make_spin(seed, resolution=resolution, fps=fps)
+    truth = spin.truth
+    detector = WheelDetector()
+    verdict: SpinResult | NoResult | None = None
+    last = 0.0
+    for _, t, frame in spin.frames():
+        last = t
+        for o in detector.feed(frame, t):
+            if verdict is None and isinstance(o, SpinResult | NoResult):
+                verdict = o
+    if verdict is None:
+        for o in detector.finish(last):
+            if isinstance(o, SpinResult | NoResult):
+                verdict = o
+    out: dict[str, Any] = {
+        "seed": seed,
+        "scenario": truth.scenario,
+        "truth_number": truth.number,
+        "truth_reason": truth.reason,
+        "fps": truth.fps,
+        "width": truth.width,
+    }
+    if isinstance(verdict, SpinResult):
+        out |= {"number": verdict.number, "declared_frame": verdict.facts.declared_frame}
+        if truth.number is None or verdict.number != truth.number:
+            out["outcome"] = "wrong"
+        else:
+            out["outcome"] = "correct"
+            assert truth.rest_frame is not None
+            out["latency_frames"] = verdict.facts.declared_frame - truth.rest_frame
+    elif isinstance(verdict, NoResult):
+        out["reason"] = verdict.reason.value
+        if truth.number is not None:
+            out["outcome"] = "no_result"
+        elif verdict.reason.value == truth.reason:
+            out["outcome"] = "correct"
+        else:
+            out["outcome"] = "no_result_other_reason"
+    else:
+        out["outcome"] = "silent"
+    return out
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    ap.add_argument("--spins", type=int, default=500)
+    ap.add_argument("--seed", type=int, default=10_000)
+    ap.add_argument(
+        "--resolutions",
+        default="640x480,960x540,1280x720,1920x1080",
+        help="comma-separated WxH drawn uniformly per spin",
+    )
+    ap.add_argument(
+        "--fps", default="25,30,50,60", help="comma-separated, drawn uniformly per spin"
+    )
+    ap.add_argument("--workers", type=int, default=1)
+    ap.add_argument("--json", action="store_true", help="print every spin as a JSON line")
+    args = ap.parse_args()
+    rng = np.random.default_rng(args.seed)
+    sizes = [tuple(int(v) for v in r.split("x")) for r in args.resolutions.split(",")]
+    rates = [float(f) for f in args.fps.split(",")]
+    jobs = []
+    for k in range(args.spins):
+        size = sizes[int(rng.integers(len(sizes)))]
+        jobs.append((args.seed + k, (size[0], size[1]), rates[int(rng.integers(len(rates)))]))
+    start = time.perf_counter()
+    with Pool(args.workers) as pool:
+        rows = []
+        for row in pool.imap_unordered(run_spin, jobs):
+            rows.append(row)
+            if args.json:
+                print(json.dumps(row), flush=True)
+    counts: dict[str, int] = {}
+    for r in rows:
+        counts[r["outcome"]] = counts.get(r["outcome"], 0) + 1
+    lat = [
+        (r["latency_frames"], r["latency_frames"] / r["fps"] * 1000)
+        for r in rows
+        if "latency_frames" in r
+    ]
+    frames = np.array([f for f, _ in lat]) if lat else np.zeros(1)
+    ms = np.array([m for _, m in lat]) if lat else np.zeros(1)
+    summary = {
+        "spins": len(rows),
+        "outcomes": counts,
+        "correct_pct": round(100 * counts.get("correct", 0) / max(1, len(rows)), 2),
+        "wrong": counts.get("wrong", 0),
+        "latency_frames_p50": float(np.percentile(frames, 50)),
+        "latency_frames_p99": float(np.percentile(frames, 99)),
+        "latency_ms_p50": round(float(np.percentile(ms, 50)), 1),
+        "latency_ms_p99": round(float(np.percentile(ms, 99)), 1),
+        "by_scenario": {
+            s: {
+                o: sum(1 for r in rows if r["scenario"] == s and r["outcome"] == o)
+                for o in sorted({r["outcome"] for r in rows})
+            }
+            for s in sorted({r["scenario"] for r in rows})
+        },
+        "wrong_seeds": sorted(r["seed"] for r in rows if r["outcome"] == "wrong"),
+        "seconds": round(time.perf_counter() - start, 1),
+    }
+    print(json.dumps(summary, indent=2))
+    return 1 if summary["wrong"] else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
