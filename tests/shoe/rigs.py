@@ -26,7 +26,7 @@ def next_events(events: queue.Queue[ShoeEvent], count: int) -> list[ShoeEvent]:
 
 def until(events: queue.Queue[ShoeEvent], kind: type) -> tuple[list[ShoeEvent], ShoeEvent]:
     """Events up to the first of `kind`, and that event."""
-    before = []
+    before: list[ShoeEvent] = []
     while True:
         event = events.get(timeout=WAIT_S)
         if isinstance(event, kind):

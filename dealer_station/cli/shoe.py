@@ -1,0 +1,99 @@
+"""`dealer-station shoe`: read shoe captures, run a simulated shoe."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+
+def register(subparsers: argparse._SubParsersAction[Any]) -> None:
+    shoe = subparsers.add_parser("shoe", help="the card shoe: decode captures, simulate")
+    commands = shoe.add_subparsers(dest="shoe_command", metavar="SUBCOMMAND", required=True)
+
+    decode = commands.add_parser(
+        "decode",
+        help="print the events in a serial capture",
+        description="Print the events a station would read from CAPTURE: raw bytes from "
+        "the shoe, or a pyserial spy:// hexdump (spy:///dev/dealer-shoe?file=capture.txt).",
+    )
+    decode.add_argument("capture", metavar="CAPTURE")
+    decode.add_argument("--protocol", choices=("framed", "beetek"), default="framed")
+    decode.add_argument("--json", action="store_true", help="one JSON object a line")
+    decode.set_defaults(handler=_decode)
+
+    simulate = commands.add_parser(
+        "simulate",
+        help="run a simulated shoe on a pseudo-terminal",
+        description="Deal from a shuffled shoe on a pseudo-terminal that a station can "
+        "open like the real device; prints the port path.",
+    )
+    simulate.add_argument("--protocol", choices=("framed", "beetek"), default="framed")
+    simulate.add_argument("--decks", type=int, default=8)
+    simulate.add_argument("--seed", type=int)
+    simulate.add_argument("--interval", type=float, default=2.0,
+                          help="seconds between cards (default 2)")
+    simulate.add_argument("--link", help="path of the symlink to the port (default: a temp dir)")
+    simulate.add_argument("--fault-rate", type=float, default=0.0,
+                          help="framed only: share of bytes damaged on the line")
+    simulate.set_defaults(handler=_simulate)
+
+
+def _decode(args: argparse.Namespace) -> int:
+    import json
+    import sys
+    from pathlib import Path
+
+    from drivers.shoe.capture import BadCapture, decode_capture, read_capture
+    from drivers.shoe.event_json import event_to_json
+
+    try:
+        decoded = decode_capture(read_capture(Path(args.capture)), args.protocol)
+    except (OSError, BadCapture) as exc:
+        print(f"shoe decode: {exc}", file=sys.stderr)
+        return 2
+    for number, event in enumerate(decoded.events, 1):
+        data = event_to_json(event)
+        if args.json:
+            print(json.dumps(data))
+        else:
+            name = data.pop("event")
+            fields = " ".join(f"{k}={v}" for k, v in data.items()
+                              if v is not None and v is not False and v != "")
+            print(f"{number:5d}  {name:<11} {fields}")
+    summary = " ".join(f"{k}={v}" for k, v in decoded.counters.items())
+    print(f"# {summary}", file=sys.stderr if args.json else sys.stdout)
+    return 0
+
+
+def _simulate(args: argparse.Namespace) -> int:
+    import time
+    from pathlib import Path
+
+    link = Path(args.link) if args.link else None
+    if args.protocol == "beetek":
+        from drivers.shoe.beetek_simulator import BeeTekShoeSimulator
+
+        with BeeTekShoeSimulator(decks=args.decks, seed=args.seed, link_path=link) as bsim:
+            print(f"Bee-Tek shoe on {bsim.port} (9600 baud); Ctrl-C to stop", flush=True)
+            try:
+                while bsim.cards_left:
+                    time.sleep(args.interval)
+                    print(bsim.draw(1)[0], flush=True)
+            except KeyboardInterrupt:
+                pass
+        return 0
+
+    from drivers.shoe.line_faults import LineFaults
+    from drivers.shoe.simulator import FramedShoeSimulator
+
+    faults = LineFaults.mixed(args.fault_rate, seed=args.seed or 0)
+    with FramedShoeSimulator(decks=args.decks, seed=args.seed, link_path=link,
+                             faults=faults) as sim:
+        print(f"framed shoe on {sim.port}; Ctrl-C to stop", flush=True)
+        try:
+            while sim.cards_left:
+                time.sleep(args.interval)
+                print(f"{sim.draw(1)[0]}  indicator={sim.indicator.name.lower()}", flush=True)
+        except KeyboardInterrupt:
+            pass
+    return 0

@@ -1,0 +1,41 @@
+"""Events as JSON objects: {"event": "CardDrawn", "card": "AS", ...}."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+from drivers.shoe.events import (
+    CardDrawn,
+    CardUnread,
+    ShoeAlarm,
+    ShoeEvent,
+    ShoeOffline,
+    ShoeOnline,
+    ShoeState,
+)
+
+EVENT_TYPES: dict[str, type[ShoeEvent]] = {
+    cls.__name__: cls
+    for cls in (CardDrawn, CardUnread, ShoeState, ShoeOnline, ShoeOffline, ShoeAlarm)
+}
+
+
+class BadEventJson(ValueError):
+    pass
+
+
+def event_to_json(event: ShoeEvent) -> dict[str, Any]:
+    return {"event": type(event).__name__, **dataclasses.asdict(event)}
+
+
+def event_from_json(data: dict[str, Any]) -> ShoeEvent:
+    fields = dict(data)
+    name = fields.pop("event", None)
+    cls = EVENT_TYPES.get(str(name))
+    if cls is None:
+        raise BadEventJson(f"unknown event {name!r}")
+    try:
+        return cls(**fields)
+    except TypeError as exc:
+        raise BadEventJson(f"{name}: {exc}") from None
