@@ -114,17 +114,22 @@ def watchdog_interval() -> float | None:
 
 
 async def run_watchdog(interval: float | None = None) -> None:
-    """Ping the watchdog every ``interval / 2`` seconds, forever; cancel to stop.
+    """Ping the watchdog every ``interval / 2`` seconds until cancelled.
 
-    ``interval`` defaults to :func:`watchdog_interval`; without a watchdog this
-    returns at once. The pings come from this coroutine, on the event loop's own
-    thread, on purpose: a loop blocked by a stuck call cannot run it, the pings
-    stop, and systemd restarts the station. A thread would keep pinging for a
-    loop that no longer serves the table.
+    ``interval`` defaults to :func:`watchdog_interval`. Without a watchdog it sends
+    nothing and still waits for its cancellation, so that a caller that treats the
+    end of any of its tasks as a failure (``asyncio.wait(FIRST_COMPLETED)``) runs
+    the same in a developer's shell as under systemd.
+
+    The pings come from this coroutine, on the event loop's own thread, on purpose:
+    a loop blocked by a stuck call cannot run it, the pings stop, and systemd
+    restarts the station. A thread would keep pinging for a loop that no longer
+    serves the table.
     """
     if interval is None:
         interval = watchdog_interval()
         if interval is None:
+            await asyncio.get_running_loop().create_future()
             return
     if interval <= 0:
         raise ValueError(f"watchdog interval must be positive, not {interval}")

@@ -132,8 +132,18 @@ def test_a_nonsense_watchdog_usec_means_no_watchdog(
     assert "WATCHDOG_USEC" in caplog.text
 
 
-def test_run_watchdog_without_a_watchdog_returns_at_once(manager: FakeManager) -> None:
-    asyncio.run(asyncio.wait_for(sdnotify.run_watchdog(), timeout=5))
+def test_run_watchdog_without_a_watchdog_waits_silently_until_cancelled(
+    manager: FakeManager,
+) -> None:
+    async def scenario() -> None:
+        task = asyncio.create_task(sdnotify.run_watchdog())
+        await asyncio.sleep(0.2)
+        assert not task.done()
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+
+    asyncio.run(scenario())
     assert manager.drain() == []
 
 

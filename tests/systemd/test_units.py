@@ -50,7 +50,7 @@ ACCEPTED_EXPOSURES = {
     "PrivateUsers": "left off: see systemd/README.md",
     "ProcSubset": "left off: see systemd/README.md",
     "RootDirectoryOrRootImage": "the station runs from a venv on the host's root",
-    "UMask": "0027: the journal stays readable by the dealer-station group for backups",
+    "UMask": "0027: nothing world-readable; group read kept for a support account",
 }
 
 
