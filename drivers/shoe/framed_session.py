@@ -74,6 +74,7 @@ class FramedSession(ShoeSession):
         self._last_byte_at = 0.0
         self._last_reset_at: float | None = None
         self._wanted_indicator: fp.Indicator | None = None
+        self._version_refused: int | None = None
         self._malformed_key: tuple[int, int, bytes] | None = None
         self._malformed_count = 0
 
@@ -84,6 +85,7 @@ class FramedSession(ShoeSession):
     def connected(self, now: float) -> SessionOutput:
         self._fold_decoder_counters()
         self._decoder = fp.FrameDecoder()
+        self._version_refused = None
         out = SessionOutput()
         self._send_reset(out, now)
         return out
@@ -193,11 +195,14 @@ class FramedSession(ShoeSession):
             if self._online:
                 self._online = False
                 out.events.append(ShoeOffline("protocol version changed"))
-            out.events.append(ShoeAlarm(
-                "protocol_version",
-                f"shoe speaks protocol version {hello.protocol_version}, "
-                f"this station only {fp.PROTOCOL_VERSION}",
-            ))
+            # The shoe answers every RESET with the same HELLO: one alarm is enough.
+            if self._version_refused != hello.protocol_version:
+                self._version_refused = hello.protocol_version
+                out.events.append(ShoeAlarm(
+                    "protocol_version",
+                    f"shoe speaks protocol version {hello.protocol_version}, "
+                    f"this station only {fp.PROTOCOL_VERSION}",
+                ))
             return
         self._counters.handshakes += 1
         result = self._receiver.handshake(hello)

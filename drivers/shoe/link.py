@@ -15,6 +15,7 @@ order the shoe produced them, each card exactly once. `ShoeOnline` and
 
 from __future__ import annotations
 
+import logging
 import queue
 from abc import ABC, abstractmethod
 from collections.abc import Callable
@@ -24,6 +25,8 @@ from typing import Self
 from drivers.shoe.events import ShoeEvent, ShoeOffline, ShoeOnline
 from drivers.shoe.session import UnsupportedCommand
 from firmware_proto import Indicator
+
+log = logging.getLogger(__name__)
 
 EventSink = Callable[[ShoeEvent], object] | queue.Queue[ShoeEvent]
 
@@ -66,7 +69,12 @@ class ShoeLink(ABC):
                 self._offline_reported = True
             elif isinstance(event, ShoeOnline):
                 self._offline_reported = False
-            self._sink(event)
+            try:
+                self._sink(event)
+            except Exception:
+                # A failing consumer must not stop the shoe's thread: the next
+                # card would be read by nobody and the link would look healthy.
+                log.exception("shoe event consumer failed on %r", event)
 
     def __enter__(self) -> Self:
         self.start()

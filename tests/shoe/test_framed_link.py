@@ -177,6 +177,9 @@ def test_a_shoe_of_another_protocol_version_stays_offline_with_a_reason() -> Non
             assert isinstance(alarm, ShoeAlarm) and alarm.code == "protocol_version"
             replies = shoe.received()
             assert not [m for m in replies if isinstance(m, fp.Ack)]
+            shoe.wait_for(fp.Reset)  # asked again, answered the same: no second alarm
+            shoe.send(fp.Hello(2, 99, 0, "Raw", "RAW", "R1", "0"))
+            shoe.received()
             assert events.empty()
         shoe.pty.close()
 

@@ -12,11 +12,13 @@ from drivers.shoe import (
     Indicator,
     ShoeEvent,
     ShoeOffline,
+    ShoeOnline,
     UnknownBackend,
     UnsupportedCommand,
     open_shoe,
 )
-from tests.shoe.rigs import next_events, rig
+from drivers.shoe.simulator import FramedShoeSimulator
+from tests.shoe.rigs import WAIT_S, next_events, rig
 
 BACKEND_NAMES = sorted(BACKENDS)
 
@@ -71,3 +73,22 @@ def test_a_callable_sink_gets_the_same_events_as_a_queue() -> None:
         shoe.draw("AS")  # type: ignore[attr-defined]
     assert [type(e).__name__ for e in seen] == ["ShoeOnline", "CardDrawn", "ShoeOffline"]
     assert seen[1] == CardDrawn("AS", False, 1)
+
+
+
+def test_a_failing_consumer_does_not_stop_the_link(caplog: pytest.LogCaptureFixture) -> None:
+    events: queue.Queue[ShoeEvent] = queue.Queue()
+    failed: list[ShoeEvent] = []
+
+    def fragile(event: ShoeEvent) -> None:
+        if isinstance(event, CardDrawn) and not failed:
+            failed.append(event)
+            raise RuntimeError("consumer bug")
+        events.put(event)
+
+    with FramedShoeSimulator(seed=8) as sim, open_shoe("framed", port=sim.port,
+                                                        on_event=fragile):
+        assert isinstance(events.get(timeout=WAIT_S), ShoeOnline)
+        sim.draw(3)
+        assert failed + next_events(events, 2) == sim.sent
+    assert "consumer bug" in caplog.text
