@@ -97,7 +97,7 @@ def test_shoe_absent_at_start_is_offline_once_then_comes_online() -> None:
 def test_heartbeat_silence_raises_offline_and_recovery_resumes_the_sequence() -> None:
     events: queue.Queue[ShoeEvent] = queue.Queue()
     with FramedShoeSimulator(seed=5, heartbeat_interval=0.05) as sim, \
-            _link(sim, events, heartbeat_timeout=0.3):
+            _link(sim, events, heartbeat_timeout=0.5):
         assert isinstance(events.get(timeout=WAIT_S), ShoeOnline)
         sim.draw(5)
         sim.silence()
