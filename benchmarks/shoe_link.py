@@ -4,9 +4,10 @@
 
 1. Decoder throughput: CARD frames per second through `FrameDecoder` plus
    `decode_message`, fed in 4 KiB reads, pure Python, one core.
-2. Latency: the simulated shoe writes one CARD frame to the pseudo-terminal;
-   the clock starts when that write returns (the last byte is in the tty) and
-   stops when the station's driver hands the `CardDrawn` event to its callback.
+2. Latency: the simulated shoe writes one CARD frame to the pseudo-terminal in
+   one write; the clock starts just before that write (the last byte lands during
+   it, so the figure errs long) and stops when the station's driver hands the
+   `CardDrawn` event to its callback.
    Cards are drawn one at a time, each after the previous was delivered. The shoe
    runs in a separate process, as the firmware would, so the two sides do not share
    one interpreter lock; both read CLOCK_MONOTONIC (time.perf_counter on Linux).
@@ -17,6 +18,7 @@ from __future__ import annotations
 import argparse
 import multiprocessing as mp
 import os
+import queue
 import statistics
 import threading
 import time
@@ -53,18 +55,16 @@ def _shoe_process(port_path: str, commands: Connection) -> None:
 
     from drivers.shoe.simulator import FramedShoeSimulator
 
-    written: list[float] = []
+    written: queue.SimpleQueue[float] = queue.SimpleQueue()
     with FramedShoeSimulator(decks=200, seed=1, link_path=Path(port_path),
-                             on_card_written=written.append) as sim:
+                             on_card_written=written.put) as sim:
         commands.send("ready")
         while True:
             command = commands.recv()
             if command == "stop":
                 break
             sim.draw(1)
-            while not written:
-                time.sleep(0)
-            commands.send(written.pop())
+            commands.send(written.get())
 
 
 def card_latency(cards: int, port_path: str) -> list[float]:

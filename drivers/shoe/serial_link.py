@@ -125,13 +125,19 @@ class SerialShoeLink(ShoeLink):
             self._write(out.tx)
         self._deliver(out.events)
         while not self._stop.is_set():
-            data = port.read(port.in_waiting or 1)
+            data = port.read(1)  # blocks up to one tick
+            if data and port.in_waiting:
+                data += port.read(port.in_waiting)
             now = time.monotonic()
             with self._lock:
                 out = self._session.received(data, now) if data else SessionOutput()
                 out.extend(self._session.tick(now))
-                self._write(out.tx)
+            # Events first, acknowledgements after: the shoe may forget a card only
+            # once the station holds it, and the consumer does not wait on a write.
             self._deliver(out.events)
+            if out.tx:
+                with self._lock:
+                    self._write(out.tx)
 
     def _write(self, data: bytes | bytearray) -> None:
         # Called with the lock held; a failed write surfaces on the next read.

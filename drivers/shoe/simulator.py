@@ -274,6 +274,9 @@ class FramedShoeSimulator:
 
     def _write(self, frame: bytes) -> None:
         data = self.faults.apply(frame)
+        # Stamped before the write: the frame's last byte lands inside the write,
+        # so a latency measured from here errs long, never short.
+        stamp = time.perf_counter()
         if self.split_frames and len(data) > 2:
             half = len(data) // 2
             written = self._pty.write(data[:half])
@@ -286,4 +289,4 @@ class FramedShoeSimulator:
         if fp.is_sequenced(frame[3]) and frame[2] == self._next_new_seq:
             self._next_new_seq = (frame[2] + 1) & 0xFF
             if frame[3] == fp.MessageType.CARD and self.on_card_written is not None:
-                self.on_card_written(time.perf_counter())
+                self.on_card_written(stamp)
