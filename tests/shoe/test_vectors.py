@@ -40,6 +40,12 @@ def test_every_frame_crc_agrees_with_two_other_implementations() -> None:
                 assert binascii.crc_hqx(body, 0xFFFF) == bitwise_crc16(body)
 
 
+def test_vector_file_is_what_its_generator_writes() -> None:
+    from tests.shoe.make_vectors import render
+
+    assert VECTOR_FILE.read_text() == render()
+
+
 def test_vector_file_covers_the_cases_that_matter() -> None:
     outcomes = " ".join(v.outcome for v in VECTORS)
     for needed in ("bad_check=1", "bad_length=1", "E:unknown_type", "E:bad_field",
