@@ -69,7 +69,9 @@ class BallFinder:
         self._near = np.ones((3, 3), np.uint8)
 
     def update(self, polar: np.ndarray, rotor_bins: float | None, t: float) -> Sightings:
-        w: FloatArray = polar.min(axis=2).astype(np.float32)
+        w: FloatArray = np.minimum(np.minimum(polar[..., 0], polar[..., 1]), polar[..., 2]).astype(
+            np.float32
+        )
         rr = self.rotor_rows
         if self.still is None or self._t is None:
             self.still = w.copy()

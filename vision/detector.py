@@ -44,6 +44,7 @@ _BALL_EXCLUDE = math.radians(4.0)
 class _Pipeline:
     calibration: Calibration
     grid: PolarGrid
+    maps: tuple[npt.NDArray[np.int16], npt.NDArray[np.uint16]]
     ring_rows: slice
     rotor: RotorTracker
     ball: BallFinder
@@ -63,6 +64,7 @@ def _pipeline(calibration: Calibration, params: DetectorParams) -> _Pipeline:
     return _Pipeline(
         calibration,
         grid,
+        grid.fixed_point_maps(),
         slice(r0, r1),
         rotor,
         BallFinder(grid, params.background_seconds),
@@ -176,7 +178,7 @@ class WheelDetector:
     def _track(self, frame: Frame, index: int, t: float) -> list[Observation]:
         pipe = self._pipe
         assert pipe is not None
-        polar = cv2.remap(frame, pipe.grid.map_x, pipe.grid.map_y, cv2.INTER_LINEAR)
+        polar = cv2.remap(frame, pipe.maps[0], pipe.maps[1], cv2.INTER_LINEAR)
         ring = polar[pipe.ring_rows]
         red = redness(ring)
         rotor = pipe.rotor.update(red, greenness(ring), t)

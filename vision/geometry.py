@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+import cv2
 import numpy as np
 import numpy.typing as npt
 
@@ -80,6 +81,11 @@ class PolarGrid:
     thetas: npt.NDArray[np.float64]
     map_x: FloatArray
     map_y: FloatArray
+
+    def fixed_point_maps(self) -> tuple[npt.NDArray[np.int16], npt.NDArray[np.uint16]]:
+        """The maps in cv2.remap's fast fixed-point form."""
+        a, b = cv2.convertMaps(self.map_x, self.map_y, cv2.CV_16SC2)
+        return np.asarray(a, np.int16), np.asarray(b, np.uint16)
 
     @property
     def bins(self) -> int:

@@ -40,7 +40,7 @@ class CameraHealth:
     def frame(self, image: npt.NDArray[np.uint8], index: int, t: float) -> list[Alarm]:
         out = self._set(AlarmKind.NO_FRAMES, False, "", index, t)
         self.last_frame_time = t
-        sample = image[::8, ::8].astype(np.int16)
+        sample = image[::16, ::16].astype(np.int16)
         level = float(sample.mean())
         if level < self.params.dark_level:
             self._dark_since = t if self._dark_since is None else self._dark_since

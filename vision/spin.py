@@ -83,7 +83,6 @@ class SpinTracker:
         self._rest_announced = False
         self._phi: float | None = None  # last rotor-relative angle of the ball on the rotor
         self._phi_t = 0.0
-        self._rho = 1.0
         self._revolutions = 0.0
         self._ball_dir = 0
 
@@ -214,23 +213,13 @@ class SpinTracker:
         if self._phi is None:
             self._phi = wrap(self._theta - rotor.zero)
             self._phi_t = self._theta_t
-            self._rho = 1.0
         zero, phi, dt = rotor.zero, self._phi, t - self._phi_t
         reach = math.radians(45) + math.radians(_MAX_HOP_DEG_PER_S) * dt
-        # In the pockets the ball hardly moves in or out; the numbers' ring is further out.
-        depth = 0.06 + 0.3 * dt
-        near = [
-            b
-            for b in seen.rotor
-            if abs(wrap(b.theta - zero - phi)) <= reach
-            and (
-                b.rho <= self._rho + depth if self._rho >= 1.0 else abs(b.rho - self._rho) <= depth
-            )
-        ]
+        near = [b for b in seen.rotor if abs(wrap(b.theta - zero - phi)) <= reach]
         best = min(near, key=lambda b: abs(wrap(b.theta - zero - phi)), default=None)
         if best is None:
             return None
-        self._phi, self._phi_t, self._rho = wrap(best.theta - zero), t, best.rho
+        self._phi, self._phi_t = wrap(best.theta - zero), t
         return best
 
     def _follows_track(self, ball: BallSighting, t: float) -> bool:
