@@ -1,0 +1,267 @@
+"""The return to player of a blackjack variant, from the variant's own rules.
+
+``analyse(rules)`` plays every dealt two-card hand against every up-card with
+the exact values of ``blackjack_strategy`` and gives the main bet's return
+under optimal (composition-dependent) play and under the basic strategy table
+built from the same values, and the side bets' returns, all exact.
+
+Returns are per unit of the initial bet (doubles and splits add to what is
+won or lost, not to what was bet), as published figures count them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Final
+
+from dealer_station.games.blackjack import Hand
+from dealer_station.games.blackjack_dealer import (
+    ACE,
+    TEN,
+    Composition,
+    composition,
+    dealer_probabilities,
+    full_shoe,
+    hand_value,
+)
+from dealer_station.games.blackjack_rules import BlackjackRules
+from dealer_station.games.blackjack_settle import blackjack_factor
+from dealer_station.games.blackjack_strategy import (
+    DEALT,
+    DOUBLE,
+    HIT,
+    SPLIT,
+    UpCardSolver,
+    same_rank_share,
+)
+from dealer_station.games.blackjack_strategy_table import BasicStrategy, build
+from dealer_station.games.cards import Card
+from dealer_station.games.rulefile import parse_ratio
+
+SEVEN: Final = 6
+
+
+@dataclass(frozen=True, slots=True)
+class DealtHand:
+    """One two-card hand against one up-card: how often it is dealt (up-card
+    included), each action's value as the player faces it (conditional on no
+    dealer blackjack where the dealer peeked), the best action and the basic
+    strategy's, and the hand's whole expectation under each."""
+
+    up: int
+    hand: Composition
+    probability: float
+    evs: dict[str, float]
+    best: str
+    basic: str
+    ev_optimal: float
+    ev_basic: float
+
+
+@dataclass(frozen=True, slots=True)
+class UpCardOdds:
+    up: int
+    probability: float
+    # The dealer's final totals, only the up-card out of the shoe (OUTCOMES).
+    dealer: tuple[float, ...]
+    ev_optimal: float
+    ev_basic: float
+
+
+@dataclass(frozen=True, slots=True)
+class SideBetOdds:
+    name: str
+    # Each paying result: what it pays and its probability.
+    pays: tuple[tuple[str, str, float], ...]
+    rtp: float
+
+
+@dataclass(frozen=True, slots=True)
+class VariantOdds:
+    rules: BlackjackRules
+    ev_optimal: float
+    ev_basic: float
+    blackjack_probability: float
+    # What a blackjack pays on average, its suits counted.
+    blackjack_pays: float
+    up_cards: tuple[UpCardOdds, ...]
+    hands: tuple[DealtHand, ...]
+    strategy: BasicStrategy
+    side_bets: tuple[SideBetOdds, ...]
+
+    @property
+    def rtp_optimal(self) -> float:
+        return 1 + self.ev_optimal
+
+    @property
+    def rtp_basic(self) -> float:
+        return 1 + self.ev_basic
+
+
+def suited_blackjack_pays(rules: BlackjackRules) -> float:
+    """The average win of a blackjack, settled as the engine settles it. The
+    ace's suit and the ten-value card (rank and suit) are uniform and
+    independent whatever else is dealt, by the symmetry of the suits."""
+    aces = [Card("A", suit) for suit in "CDHS"]
+    tens = [Card(rank, suit) for rank in "TJQK" for suit in "CDHS"]
+    factors = [blackjack_factor(rules, Hand((a, t))) for a in aces for t in tens]
+    return float(sum(factors, Fraction(0)) / len(factors)) - 1
+
+
+def _pair_of(hand: Composition) -> int:
+    return next((r for r in range(10) if hand[r] == 2), -1)
+
+
+def _played(
+    solver: UpCardSolver, hand: Composition, evs: dict[str, float], share: float
+) -> tuple[str, float]:
+    """The chooser's action and the hand's value (``offset`` not included);
+    a pair of tens splits only as often as it is of one rank (``share``)."""
+    action = solver.choose(solver.up, hand, DEALT, False, evs)
+    if share >= 1 or SPLIT not in evs:
+        return action, evs[action]
+    unsplit = {a: v for a, v in evs.items() if a != SPLIT}
+    other = solver.choose(solver.up, hand, DEALT, False, unsplit)
+    return action, share * evs[action] + (1 - share) * unsplit[other]
+
+
+def _sevens(rules: BlackjackRules, shoe: Composition, draws_third: dict[int, float]) -> SideBetOdds:
+    """The Sevens bet: the box's first card a 7, its first two, or its first
+    three in one unsplit hand (``draws_third[up]``: the chance that a dealt
+    7,7 against that up-card takes a third card under basic strategy)."""
+    n = sum(shoe)
+    sevens = shoe[SEVEN]
+    first = sevens / n
+    two = first * (sevens - 1) / (n - 1)
+    three = 0.0
+    for up, p_up in enumerate(shoe):
+        if not p_up:
+            continue
+        left = [c - (r == up) for r, c in enumerate(shoe)]
+        if left[SEVEN] < 2:
+            continue
+        dealt_77 = (p_up / n) * left[SEVEN] * (left[SEVEN] - 1) / ((n - 1) * (n - 2))
+        three += dealt_77 * draws_third.get(up, 0.0) * (left[SEVEN] - 2) / (n - 3)
+    ratios = [parse_ratio(r) for r in rules.bonus_sevens_pays]
+    chances = (first - two, two - three, three)
+    rtp = sum(float(1 + ratio) * p for ratio, p in zip(ratios, chances, strict=True))
+    names = ("7", "77", "777")
+    return SideBetOdds(
+        "bonus_sevens",
+        tuple(
+            (name, pays, p)
+            for name, pays, p in zip(names, rules.bonus_sevens_pays, chances, strict=True)
+        ),
+        rtp,
+    )
+
+
+def analyse(rules: BlackjackRules, shoe: Composition | None = None) -> VariantOdds:
+    """The variant's returns from a full shoe (``shoe``: another composition
+    of the ten rank classes, for tests and small cases)."""
+    shoe = shoe or full_shoe(rules.decks)
+    n = sum(shoe)
+    pays = suited_blackjack_pays(rules)
+    player_bj_wins = rules.blackjack_vs_dealer_blackjack == "player_wins"
+    two_card = [composition([a, b]) for a in range(10) for b in range(a, 10)]
+
+    solvers: dict[int, UpCardSolver] = {}
+    optimal_rows: list[tuple[int, Composition, float, dict[str, float], str, float]] = []
+    bj_rows: list[tuple[int, Composition, float, float]] = []
+    for up in range(10):
+        if not shoe[up]:
+            continue
+        solver = solvers[up] = UpCardSolver(rules, shoe, up)
+        solver.prefetch((h, DEALT) for h in two_card if solver.possible(h))
+        left, cards = solver.shoe, solver.cards
+        for hand in two_card:
+            a, b = (r for r in range(10) for _ in range(hand[r]))
+            ways = left[a] * (left[b] - 1) if a == b else 2 * left[a] * left[b]
+            if ways <= 0:
+                continue
+            p = shoe[up] / n * ways / (cards * (cards - 1))
+            if {a, b} == {ACE, TEN}:
+                dealer_bj = solver.blackjack_chance(hand)
+                bj_rows.append((up, hand, p, pays * (1 if player_bj_wins else 1 - dealer_bj)))
+                continue
+            evs = solver.dealt_evs(hand)
+            share = same_rank_share(rules, left[TEN]) if a == b == TEN else 1.0
+            best, value = _played(solver, hand, evs, share)
+            optimal_rows.append((up, hand, p, evs, best, value + solver.offset(hand)))
+
+    strategy = build(
+        ((up, hand, p, evs) for up, hand, p, evs, _, _ in optimal_rows),
+        rules.surrender_after_double and rules.surrender == "any",
+    )
+    basic_solvers = {up: s.fork(strategy.choose) for up, s in solvers.items()}
+    hands: list[DealtHand] = []
+    ev_opt = {up: 0.0 for up in solvers}
+    ev_bas = {up: 0.0 for up in solvers}
+    draws_third: dict[int, float] = {}
+    for up, hand, p, evs, best, ev_best in optimal_rows:
+        basic_solver = basic_solvers[up]
+        basic_evs = basic_solver.dealt_evs(hand)
+        share = same_rank_share(rules, basic_solver.shoe[TEN]) if _pair_of(hand) == TEN else 1.0
+        basic, value = _played(basic_solver, hand, basic_evs, share)
+        ev_basic = value + basic_solver.offset(hand)
+        ev_opt[up] += p * ev_best
+        ev_bas[up] += p * ev_basic
+        if _pair_of(hand) == SEVEN:
+            draws_third[up] = 1.0 if basic in (HIT, DOUBLE) else 0.0
+            if solvers[up].mode == "peek":
+                draws_third[up] *= 1 - solvers[up].blackjack_chance(hand)
+        seen = {a: solvers[up].as_seen(hand, DEALT, v) for a, v in evs.items()}
+        hands.append(DealtHand(up, hand, p, seen, best, basic, ev_best, ev_basic))
+    for up, hand, p, value in bj_rows:
+        ev_opt[up] += p * value
+        ev_bas[up] += p * value
+        hands.append(
+            DealtHand(up, hand, p, {"blackjack": value}, "blackjack", "blackjack", value, value)
+        )
+
+    up_cards = tuple(
+        UpCardOdds(
+            up,
+            shoe[up] / n,
+            dealer_probabilities(solvers[up].shoe, up, rules.dealer_hits_soft_17),
+            ev_opt[up] / (shoe[up] / n),
+            ev_bas[up] / (shoe[up] / n),
+        )
+        for up in sorted(solvers)
+    )
+    side_bets: list[SideBetOdds] = []
+    bj_chance = 2 * shoe[ACE] * shoe[TEN] / (n * (n - 1))
+    if rules.bonus_blackjack_pays:
+        ratio = parse_ratio(rules.bonus_blackjack_pays)
+        side_bets.append(
+            SideBetOdds(
+                "bonus_blackjack",
+                (("blackjack", rules.bonus_blackjack_pays, bj_chance),),
+                float(1 + ratio) * bj_chance,
+            )
+        )
+    if rules.bonus_sevens_pays:
+        side_bets.append(_sevens(rules, shoe, draws_third))
+    return VariantOdds(
+        rules,
+        sum(ev_opt.values()),
+        sum(ev_bas.values()),
+        bj_chance,
+        pays,
+        up_cards,
+        tuple(hands),
+        strategy,
+        tuple(side_bets),
+    )
+
+
+def hand_label(hand: Composition) -> str:
+    """``"T,6"``: a two-card hand, higher card first, aces last."""
+    cards = sorted((r for r in range(10) for _ in range(hand[r])), key=lambda r: (r == ACE, r))
+    return ",".join("T" if r == TEN else "A" if r == ACE else str(r + 1) for r in reversed(cards))
+
+
+def hand_total_label(hand: Composition) -> str:
+    total, soft = hand_value(hand)
+    return f"{'soft' if soft else 'hard'} {total}"
