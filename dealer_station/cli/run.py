@@ -1,0 +1,40 @@
+"""``dealer-station run --config FILE``: the production entry point."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import sys
+from pathlib import Path
+from typing import Any
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "run",
+        help="run the station: every table of the config, its shoe, camera and broker link",
+    )
+    parser.add_argument("--config", type=Path, required=True, help="the station's TOML file")
+    parser.add_argument("--log-level", default="INFO", choices=("DEBUG", "INFO", "WARNING"))
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from dealer_station.config import ConfigError, load_config
+    from dealer_station.station import Station
+
+    logging.basicConfig(
+        level=args.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
+    )
+    try:
+        config = load_config(args.config)
+    except ConfigError as exc:
+        print(exc, file=sys.stderr)
+        return 2
+
+    async def main() -> None:
+        await Station(config).run()
+
+    asyncio.run(main())
+    return 0

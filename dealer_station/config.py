@@ -1,0 +1,167 @@
+"""The station's configuration: one TOML file, validated strictly.
+
+Every model forbids unknown keys, so a typo in the file is an error that names
+the key, never a silently ignored setting. ``dealer-station config check FILE``
+runs the same validation.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+Identifier = Annotated[str, Field(pattern=r"^[a-z0-9][a-z0-9-]{0,62}$")]
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class TlsConfig(Strict):
+    ca_file: Path | None = None
+    cert_file: Path | None = None
+    key_file: Path | None = None
+    # Only for a test broker with a self-signed certificate.
+    insecure: bool = False
+
+
+class MqttConfig(Strict):
+    host: str = "localhost"
+    port: int = Field(1883, ge=1, le=65535)
+    protocol: Literal["5", "3.1.1"] = "5"
+    # Topics are <prefix>/<studio>/<table>/...
+    prefix: str = "dealer-station"
+    username: str | None = None
+    password: str | None = None
+    # A file holding the password, so the config itself can be world-readable.
+    password_file: Path | None = None
+    tls: TlsConfig | None = None
+    keepalive: int = Field(15, ge=5, le=600)
+
+    @model_validator(mode="after")
+    def _one_password(self) -> MqttConfig:
+        if self.password is not None and self.password_file is not None:
+            raise ValueError("give password or password_file, not both")
+        return self
+
+    def resolved_password(self) -> str | None:
+        if self.password_file is not None:
+            return self.password_file.read_text(encoding="utf-8").strip()
+        return self.password
+
+
+class ShoeConfig(Strict):
+    # A udev name (/dev/dealer-shoe) or any pyserial URL.
+    port: str
+    protocol: Literal["framed", "beetek"] = "framed"
+    baudrate: int | None = None
+    heartbeat_timeout: float = Field(5.0, gt=0)
+
+
+class CameraConfig(Strict):
+    # A device index ("0"), a video file, or a stream URL.
+    source: str
+    calibration: Path | None = None
+    # Play a file again from the start when it ends (the demo's recorded wheel).
+    loop: bool = False
+
+
+class TimersConfig(Strict):
+    betting_seconds: float = Field(15.0, gt=0)
+    decision_seconds: float = Field(20.0, gt=0)
+    insurance_seconds: float = Field(10.0, gt=0)
+
+
+class TableConfig(Strict):
+    id: Identifier
+    game: Literal["blackjack", "baccarat", "roulette"]
+    variant: str | None = None
+    shoe: ShoeConfig | None = None
+    camera: CameraConfig | None = None
+    timers: TimersConfig = TimersConfig()
+    # What a restart does with a round that was in play: resume it where it was,
+    # or void it with every stake returned (docs/recovery.md).
+    recovery: Literal["resume", "void"] = "void"
+    # Open a new round by itself after each one (the demo's self-driving croupier).
+    autoplay: bool = False
+
+
+class HttpConfig(Strict):
+    host: str = "127.0.0.1"
+    port: int = Field(8080, ge=0, le=65535)
+
+
+class StationConfig(Strict):
+    studio: Identifier
+    station: Identifier
+    journal: Path = Path("/var/lib/dealer-station/journal.sqlite3")
+    mqtt: MqttConfig = MqttConfig()
+    http: HttpConfig = HttpConfig()
+    tables: list[TableConfig]
+
+    @field_validator("tables")
+    @classmethod
+    def _unique_tables(cls, tables: list[TableConfig]) -> list[TableConfig]:
+        if not tables:
+            raise ValueError("a station runs at least one table")
+        ids = [t.id for t in tables]
+        duplicates = sorted({i for i in ids if ids.count(i) > 1})
+        if duplicates:
+            raise ValueError(f"table id {duplicates[0]!r} is used twice")
+        return tables
+
+
+class ConfigError(ValueError):
+    """A config file that cannot run, with every problem and where it is."""
+
+
+def _where(loc: tuple[int | str, ...]) -> str:
+    parts: list[str] = []
+    for item in loc:
+        if isinstance(item, int):
+            parts[-1] += f"[{item}]"
+        else:
+            parts.append(item)
+    return ".".join(parts) or "(file)"
+
+
+def parse_config(text: str, source: str = "config") -> StationConfig:
+    try:
+        raw = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{source}: not valid TOML: {exc}") from None
+    try:
+        return StationConfig.model_validate(raw)
+    except ValidationError as exc:
+        problems = []
+        for error in exc.errors():
+            message = error["msg"]
+            if error["type"] == "extra_forbidden":
+                message = "unknown key"
+            problems.append(f"{source}: {_where(error['loc'])}: {message}")
+        raise ConfigError("\n".join(problems)) from None
+
+
+def load_config(path: Path) -> StationConfig:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ConfigError(f"{path}: {exc.strerror}") from None
+    config = parse_config(text, str(path))
+    # Relative paths in the file are relative to the file, not to the cwd.
+    base = path.parent
+    tables = [
+        t.model_copy(
+            update={
+                "camera": t.camera.model_copy(update={"calibration": base / t.camera.calibration})
+                if t.camera and t.camera.calibration and not t.camera.calibration.is_absolute()
+                else t.camera
+            }
+        )
+        for t in config.tables
+    ]
+    journal = config.journal if config.journal.is_absolute() else base / config.journal
+    return config.model_copy(update={"tables": tables, "journal": journal})

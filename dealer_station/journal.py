@@ -1,0 +1,168 @@
+"""The journal: every input a table received, in order, on disk before anything
+is published.
+
+SQLite in WAL mode with ``synchronous=FULL``: a commit returns only after the WAL
+is fsync'd, so an input the table acted on survives a power cut (docs/journal.md
+says why this and not a cheaper setting). One database holds every table of the
+station; each record names its table.
+
+Beside each record, in the same transaction, the journal keeps the MQTT
+messages the record caused (the *outbox*). They are a pure function of the
+record, stored so that a message published again after a crash is the same
+bytes with the same id. The publisher's cursor (``acked``) is the last message
+the broker acknowledged; it only moves forward.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS journal (
+    seq INTEGER PRIMARY KEY,
+    table_id TEXT NOT NULL,
+    at TEXT NOT NULL,
+    source TEXT NOT NULL,
+    by TEXT,
+    why TEXT,
+    kind TEXT NOT NULL,        -- event | device | alarm
+    body TEXT NOT NULL,        -- JSON: the event (docs/events.md) or the notice
+    status TEXT NOT NULL,      -- accepted | rejected | note
+    reason TEXT,
+    detail TEXT
+);
+CREATE INDEX IF NOT EXISTS journal_table ON journal (table_id, seq);
+CREATE TABLE IF NOT EXISTS outbox (
+    table_id TEXT NOT NULL,
+    msg_seq INTEGER NOT NULL,
+    journal_seq INTEGER NOT NULL REFERENCES journal (seq),
+    topic TEXT NOT NULL,
+    payload TEXT NOT NULL,
+    PRIMARY KEY (table_id, msg_seq)
+);
+CREATE TABLE IF NOT EXISTS acked (
+    table_id TEXT PRIMARY KEY,
+    msg_seq INTEGER NOT NULL
+);
+"""
+
+
+@dataclass(frozen=True, slots=True)
+class Record:
+    table: str
+    at: str
+    source: str
+    kind: str
+    body: dict[str, Any]
+    status: str
+    reason: str | None = None
+    detail: str | None = None
+    by: str | None = None
+    why: str | None = None
+    seq: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class OutMessage:
+    table: str
+    msg_seq: int
+    topic: str
+    payload: str
+
+
+class Journal:
+    """One writer: the station's event loop thread. The publisher reads the
+    outbox and moves its cursor from the same thread."""
+
+    def __init__(self, path: Path) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self.path = path
+        self._db = sqlite3.connect(path, isolation_level=None)
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA synchronous=FULL")
+        self._db.executescript(SCHEMA)
+
+    def close(self) -> None:
+        self._db.close()
+
+    def append(self, record: Record, messages: list[OutMessage]) -> int:
+        """Write the record and its messages in one transaction; return its seq."""
+        db = self._db
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            cursor = db.execute(
+                "INSERT INTO journal (table_id, at, source, by, why, kind, body, status, reason,"
+                " detail) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    record.table,
+                    record.at,
+                    record.source,
+                    record.by,
+                    record.why,
+                    record.kind,
+                    json.dumps(record.body, separators=(",", ":")),
+                    record.status,
+                    record.reason,
+                    record.detail,
+                ),
+            )
+            seq = cursor.lastrowid
+            assert seq is not None
+            db.executemany(
+                "INSERT INTO outbox (table_id, msg_seq, journal_seq, topic, payload)"
+                " VALUES (?, ?, ?, ?, ?)",
+                [(m.table, m.msg_seq, seq, m.topic, m.payload) for m in messages],
+            )
+            db.execute("COMMIT")
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+        return seq
+
+    def records(self, table: str, kind: str | None = None) -> Iterator[Record]:
+        query = (
+            "SELECT seq, table_id, at, source, by, why, kind, body, status, reason, detail"
+            " FROM journal WHERE table_id = ?"
+        )
+        args: tuple[str, ...] = (table,)
+        if kind is not None:
+            query += " AND kind = ?"
+            args += (kind,)
+        for row in self._db.execute(query + " ORDER BY seq", args):
+            seq, table_id, at, source, by, why, kind_, body, status, reason, detail = row
+            yield Record(
+                table_id, at, source, kind_, json.loads(body), status, reason, detail, by, why, seq
+            )
+
+    def tables(self) -> list[str]:
+        return [r[0] for r in self._db.execute("SELECT DISTINCT table_id FROM journal")]
+
+    def last_msg_seq(self, table: str) -> int:
+        row = self._db.execute(
+            "SELECT COALESCE(MAX(msg_seq), 0) FROM outbox WHERE table_id = ?", (table,)
+        ).fetchone()
+        return int(row[0])
+
+    def outbox(self, table: str, after: int, limit: int) -> list[OutMessage]:
+        rows = self._db.execute(
+            "SELECT table_id, msg_seq, topic, payload FROM outbox"
+            " WHERE table_id = ? AND msg_seq > ? ORDER BY msg_seq LIMIT ?",
+            (table, after, limit),
+        )
+        return [OutMessage(*row) for row in rows]
+
+    def acked(self, table: str) -> int:
+        row = self._db.execute("SELECT msg_seq FROM acked WHERE table_id = ?", (table,)).fetchone()
+        return int(row[0]) if row else 0
+
+    def set_acked(self, table: str, msg_seq: int) -> None:
+        self._db.execute(
+            "INSERT INTO acked (table_id, msg_seq) VALUES (?, ?)"
+            " ON CONFLICT (table_id) DO UPDATE SET msg_seq = MAX(msg_seq, excluded.msg_seq)",
+            (table, msg_seq),
+        )

@@ -1,0 +1,97 @@
+"""The MQTT contract: topics and JSON payloads, one model each.
+
+Topics live under ``<prefix>/<studio>/<table>/`` (docs/mqtt.md):
+
+==================  ========  ======  ===============================================
+topic               retained  QoS     payload
+==================  ========  ======  ===============================================
+``status``          yes       1       ``Availability``: online, or offline (last will)
+``device/shoe``     yes       1       ``Availability`` of the shoe
+``device/camera``   yes       1       ``Availability`` of the wheel camera
+``round/state``     yes       1       ``RoundState``: the table now
+``round/event``     no        1       ``RoundEvent``: cards, decisions, results, alarms
+``result``          yes       1       ``RoundEvent`` of the last ``round_settled``
+``stats``           yes       1       ``Stats``: baccarat roads, roulette statistics
+==================  ========  ======  ===============================================
+
+Every payload carries the schema version ``v`` and the table id. Round events
+carry a per-table sequence number ``seq`` and a stable ``id``
+(``<studio>/<table>/<seq>``): a message published twice (after a reconnect or a
+crash) has the same id and the same bytes, so consumers drop duplicates by id.
+``dealer-station schema`` prints the JSON Schema of each model.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class Payload(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    v: Literal[1] = 1
+    table: str
+    at: str = Field(description="UTC time, ISO 8601 with milliseconds")
+
+
+class Availability(Payload):
+    state: Literal["online", "offline"]
+    detail: str = ""
+
+
+class RoundEvent(Payload):
+    id: str = Field(description="stable message id: <studio>/<table>/<seq>")
+    seq: int = Field(description="per-table sequence number, from 1, without gaps")
+    round: str | None
+    type: str = Field(
+        description="card_dealt, decision, bet_placed, bets_closed, round_settled, "
+        "round_void, rejected, alarm, device, ... (docs/mqtt.md)"
+    )
+    source: str = Field(description="shoe, camera, console, api, timer, station")
+    data: dict[str, Any]
+
+
+class RoundState(Payload):
+    seq: int = Field(description="the last round event this state includes")
+    round: str | None
+    game: str
+    variant: str
+    next: dict[str, Any] = Field(description="what the table waits for: kind, to, options")
+    action: str = Field(description="the next required action, as the croupier reads it")
+    hold: str | None
+    shoe: dict[str, Any] | None = None
+    view: dict[str, Any] | None = Field(None, description="cards, totals and bets on the table")
+    alarms: list[dict[str, Any]] = Field(
+        default_factory=list, description="alarms a person must act on: code, message, at"
+    )
+
+
+class Stats(Payload):
+    game: str
+    stats: dict[str, Any]
+
+
+PAYLOADS: dict[str, type[Payload]] = {
+    "Availability": Availability,
+    "RoundEvent": RoundEvent,
+    "RoundState": RoundState,
+    "Stats": Stats,
+}
+
+
+class Topics:
+    def __init__(self, prefix: str, studio: str, table: str) -> None:
+        self.base = f"{prefix}/{studio}/{table}"
+        self.status = f"{self.base}/status"
+        self.shoe = f"{self.base}/device/shoe"
+        self.camera = f"{self.base}/device/camera"
+        self.state = f"{self.base}/round/state"
+        self.event = f"{self.base}/round/event"
+        self.result = f"{self.base}/result"
+        self.stats = f"{self.base}/stats"
+
+
+def json_schemas() -> dict[str, Any]:
+    return {name: model.model_json_schema() for name, model in PAYLOADS.items()}

@@ -1,0 +1,138 @@
+"""What a table looks like now, for the croupier, the overlay and the studio.
+
+``table_view(state)`` is the JSON of the retained ``round/state`` topic and of the
+console's live updates: the phase, the next required action in the words a
+croupier reads at arm's length ("CARD TO BOX 3 - HAND 2"), and the cards on the
+table with their totals.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+from dealer_station.games.baccarat import BaccaratRound, score
+from dealer_station.games.baccarat import card_value as baccarat_value
+from dealer_station.games.blackjack import BlackjackRound
+from dealer_station.games.blackjack_hand import hand_total
+from dealer_station.games.engine import NextStep, money
+from dealer_station.games.roulette import RouletteRound
+from dealer_station.games.roulette_layout import colour_of
+from dealer_station.games.table import TableState
+
+
+def action_text(step: NextStep, game: str) -> str:
+    """The next required action, as the console shows it in large type."""
+    if step.kind == "round_open":
+        return "OPEN BETS"
+    if step.kind == "bets":
+        return "BETS OPEN"
+    if step.kind == "shuffle":
+        return "SHUFFLE: CUT CARD OUT"
+    if step.kind == "pit_boss":
+        return "CALL PIT BOSS: CARD UNREAD"
+    if step.kind == "settled":
+        return "ROUND OVER"
+    if step.kind == "insurance":
+        return "INSURANCE OFFERED"
+    if step.kind == "wheel":
+        return "NO MORE BETS: SPIN"
+    if step.kind == "decision":
+        return f"DECISION: {step.to.upper().replace(' HAND', ' - HAND')}"
+    if step.kind == "card":
+        if game == "baccarat":
+            return f"CARD TO {step.to.upper()}"
+        if step.to == "dealer":
+            return "DEALER DRAWS"
+        return f"CARD TO {step.to.upper().replace(' HAND', ' - HAND')}"
+    return step.kind.upper()
+
+
+def _blackjack_view(rnd: BlackjackRound) -> dict[str, Any]:
+    dealer_total, dealer_soft = hand_total(rnd.dealer)
+    return {
+        "dealer": {
+            "cards": [str(c) for c in rnd.dealer],
+            "total": dealer_total,
+            "soft": dealer_soft,
+        },
+        "boxes": [
+            {
+                "box": box.number,
+                "seated": box.seated,
+                "stake": money(box.main_total),
+                "behind": money(sum((s.amount for s in box.behind), Decimal(0))),
+                "hands": [
+                    {
+                        "cards": [str(c) for c in hand.cards],
+                        "total": hand.total,
+                        "soft": hand_total(hand.cards)[1] and hand.total <= 21,
+                        "doubled": hand.doubled,
+                        "status": (
+                            "blackjack"
+                            if hand.is_blackjack
+                            else "bust"
+                            if hand.bust
+                            else "surrendered"
+                            if hand.surrendered
+                            else "standing"
+                            if hand.done
+                            else "playing"
+                        ),
+                    }
+                    for hand in box.hands
+                ],
+            }
+            for box in rnd.boxes
+        ],
+        "offers": [
+            {"box": o.box, "player": o.player, "kind": o.kind, "taken": o.taken}
+            for o in rnd.offers
+        ],
+    }
+
+
+def _baccarat_view(rnd: BaccaratRound) -> dict[str, Any]:
+    def side(cards: tuple[Any, ...]) -> dict[str, Any]:
+        return {
+            "cards": [str(c) for c in cards],
+            "score": score(baccarat_value(c) for c in cards),
+        }
+
+    return {"player": side(rnd.player), "banker": side(rnd.banker), "bets": len(rnd.bets)}
+
+
+def _roulette_view(rnd: RouletteRound) -> dict[str, Any]:
+    view: dict[str, Any] = {"bets": len(rnd.bets)}
+    if rnd.number is not None:
+        view["number"] = rnd.number
+        view["colour"] = colour_of(rnd.number)
+    return view
+
+
+def table_view(state: TableState) -> dict[str, Any]:
+    step = state.next_step()
+    view: dict[str, Any] = {
+        "game": state.game,
+        "variant": state.setup.variant,
+        "round": None,
+        "next": step.to_json(),
+        "action": action_text(step, state.game),
+        "hold": state.hold or None,
+    }
+    if state.shoe is not None:
+        view["shoe"] = {
+            "cards_left": state.shoe.cards_left,
+            "cut_card_out": state.shoe.cut_card_reached,
+        }
+    rnd = state.round
+    if rnd is None:
+        return view
+    view["round"] = rnd.round_id
+    if isinstance(rnd, BlackjackRound):
+        view["table"] = _blackjack_view(rnd)
+    elif isinstance(rnd, BaccaratRound):
+        view["table"] = _baccarat_view(rnd)
+    elif isinstance(rnd, RouletteRound):
+        view["table"] = _roulette_view(rnd)
+    return view

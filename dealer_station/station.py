@@ -1,0 +1,86 @@
+"""The station: every table's actor, its MQTT link, its shoe, in one event loop.
+
+``Station.run()`` is what ``dealer-station run`` and the demo execute. Blocking
+drivers (the serial shoe, the camera) run in their own threads and post to the
+tables' queues; everything else runs on the loop. systemd is told READY once
+every table is rebuilt from the journal and its broker link started, and the
+watchdog is pinged from the loop itself, so a blocked loop gets the station
+restarted.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import signal
+
+from dealer_station import sdnotify
+from dealer_station.actor import TableActor
+from dealer_station.config import StationConfig
+from dealer_station.journal import Journal
+from dealer_station.mqtt_publisher import TablePublisher
+from dealer_station.payloads import Topics
+from dealer_station.shoe_bridge import ShoeBridge
+
+log = logging.getLogger(__name__)
+
+
+class Station:
+    def __init__(self, config: StationConfig) -> None:
+        self.config = config
+        self.journal = Journal(config.journal)
+        self.actors = {
+            t.id: TableActor(
+                t, config.studio, self.journal, Topics(config.mqtt.prefix, config.studio, t.id)
+            )
+            for t in config.tables
+        }
+        self.publishers: dict[str, TablePublisher] = {}
+        self.shoes: dict[str, ShoeBridge] = {}
+        self.stopped = asyncio.Event()
+
+    async def run(self) -> None:
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            with contextlib.suppress(NotImplementedError, RuntimeError):
+                loop.add_signal_handler(sig, self.stopped.set)
+        for actor in self.actors.values():
+            actor.recover()
+        tasks = [
+            asyncio.create_task(actor.run(), name=f"table {tid}")
+            for tid, actor in self.actors.items()
+        ]
+        try:
+            for tid, actor in self.actors.items():
+                publisher = TablePublisher(
+                    actor,
+                    self.config.mqtt,
+                    self.journal,
+                    client_id=f"{self.config.studio}-{self.config.station}-{tid}",
+                )
+                publisher.start()
+                self.publishers[tid] = publisher
+                table_config = actor.config
+                if table_config.shoe is not None:
+                    bridge = ShoeBridge(actor, table_config.shoe)
+                    bridge.start()
+                    self.shoes[tid] = bridge
+            tasks.append(asyncio.create_task(sdnotify.run_watchdog(), name="watchdog"))
+            sdnotify.ready()
+            sdnotify.status(f"{len(self.actors)} tables running")
+            log.info("station %s running %s", self.config.station, ", ".join(self.actors))
+            stop = asyncio.create_task(self.stopped.wait())
+            done, _ = await asyncio.wait([stop, *tasks], return_when=asyncio.FIRST_COMPLETED)
+            for task in done:
+                if task is not stop:
+                    task.result()  # a table or the watchdog ended: say why
+        finally:
+            sdnotify.stopping()
+            for task in tasks:
+                task.cancel()
+            for bridge in self.shoes.values():
+                bridge.close()
+            for publisher in self.publishers.values():
+                publisher.stop()
+            self.journal.close()
