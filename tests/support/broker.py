@@ -1,0 +1,125 @@
+"""A real mosquitto on a loopback port, and a subscriber that records what it gets.
+
+Debian's mosquitto is installed by ``./dev test``; tests that need a broker use
+the ``broker`` fixture (tests/conftest.py) and fail, not skip, without one.
+"""
+
+from __future__ import annotations
+
+import shutil
+import socket
+import subprocess
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import paho.mqtt.client as mqtt
+from paho.mqtt.enums import CallbackAPIVersion
+
+MOSQUITTO = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+class Broker:
+    """mosquitto in a subprocess; ``stop()`` and ``start()`` again on the same port
+    (the broker-restart tests). No persistence: a restarted broker has forgotten
+    everything, as a broker whose disk was lost would."""
+
+    def __init__(self, workdir: Path, port: int | None = None) -> None:
+        self.port = port or free_port()
+        self.workdir = workdir
+        self.conf = workdir / "mosquitto.conf"
+        self.conf.write_text(
+            f"listener {self.port} 127.0.0.1\nallow_anonymous true\npersistence false\n"
+            "max_queued_messages 100000\n"
+        )
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        if not Path(MOSQUITTO).exists():
+            raise RuntimeError("mosquitto is not installed: run ./dev test, which installs it")
+        self.process = subprocess.Popen(
+            [MOSQUITTO, "-c", str(self.conf)],
+            stdout=subprocess.DEVNULL,
+            stderr=(self.workdir / "mosquitto.log").open("ab"),
+        )
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            with socket.socket() as s:
+                if s.connect_ex(("127.0.0.1", self.port)) == 0:
+                    return
+            time.sleep(0.02)
+        raise RuntimeError(f"mosquitto did not listen on {self.port}")
+
+    def stop(self) -> None:
+        if self.process is not None:
+            self.process.kill()
+            self.process.wait()
+            self.process = None
+
+
+@dataclass
+class Received:
+    topic: str
+    payload: bytes
+    retain: bool
+    at: float
+
+
+@dataclass
+class Subscriber:
+    """Subscribes to ``topic`` and keeps every message with its arrival time."""
+
+    port: int
+    topic: str = "#"
+    messages: list[Received] = field(default_factory=list)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def __post_init__(self) -> None:
+        self.client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=f"test-sub-{id(self)}")
+        self.client.on_message = self._on_message
+        self.client.on_connect = lambda c, u, f, rc, p: c.subscribe(self.topic, qos=1)
+        self.client.connect("127.0.0.1", self.port)
+        self.client.loop_start()
+
+    def _on_message(self, client: Any, userdata: Any, message: mqtt.MQTTMessage) -> None:
+        with self.lock:
+            self.messages.append(
+                Received(message.topic, message.payload, message.retain, time.perf_counter())
+            )
+
+    def on(self, suffix: str) -> list[Received]:
+        with self.lock:
+            return [m for m in self.messages if m.topic.endswith(suffix)]
+
+    def wait_for(self, predicate: Any, timeout: float = 10.0) -> list[Received]:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            with self.lock:
+                snapshot = list(self.messages)
+            if predicate(snapshot):
+                return snapshot
+            time.sleep(0.02)
+        raise AssertionError(f"timed out waiting on {self.topic}; got {len(snapshot)} messages")
+
+    def close(self) -> None:
+        self.client.disconnect()
+        self.client.loop_stop()
+
+
+def running_broker(workdir: Path) -> Iterator[Broker]:
+    broker = Broker(workdir)
+    broker.start()
+    try:
+        yield broker
+    finally:
+        broker.stop()
