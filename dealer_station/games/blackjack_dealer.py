@@ -63,6 +63,7 @@ def composition(cards: tuple[int, ...] | list[int]) -> Composition:
     return tuple(counts)
 
 
+@cache
 def hand_value(counts: Composition) -> tuple[int, bool]:
     """Total and softness of a hand given as counts per class."""
     hard = sum((i + 1) * c for i, c in enumerate(counts))

@@ -23,7 +23,6 @@ from dealer_station.games.blackjack_dealer import (
     composition,
     dealer_probabilities,
     full_shoe,
-    hand_value,
 )
 from dealer_station.games.blackjack_rules import BlackjackRules
 from dealer_station.games.blackjack_settle import blackjack_factor
@@ -32,7 +31,9 @@ from dealer_station.games.blackjack_strategy import (
     DOUBLE,
     HIT,
     SPLIT,
+    Chooser,
     UpCardSolver,
+    optimal,
     same_rank_share,
 )
 from dealer_station.games.blackjack_strategy_table import BasicStrategy, build
@@ -157,25 +158,43 @@ def _sevens(rules: BlackjackRules, shoe: Composition, draws_third: dict[int, flo
     )
 
 
-def analyse(rules: BlackjackRules, shoe: Composition | None = None) -> VariantOdds:
-    """The variant's returns from a full shoe (``shoe``: another composition
-    of the ten rank classes, for tests and small cases)."""
-    shoe = shoe or full_shoe(rules.decks)
+_TWO_CARD: Final = tuple(composition([a, b]) for a in range(10) for b in range(a, 10))
+
+
+@dataclass(frozen=True, slots=True)
+class _Row:
+    """One dealt hand as a chooser played it: the values of its actions
+    (``offset`` not included), the action taken and the hand's whole value."""
+
+    up: int
+    hand: Composition
+    probability: float
+    evs: dict[str, float]
+    action: str
+    ev: float
+
+
+def _solvers(rules: BlackjackRules, shoe: Composition, choose: Chooser) -> dict[int, UpCardSolver]:
+    solvers = {}
+    for up in range(10):
+        if shoe[up]:
+            solver = solvers[up] = UpCardSolver(rules, shoe, up, choose)
+            solver.prefetch((h, DEALT) for h in _TWO_CARD if solver.possible(h))
+    return solvers
+
+
+def _play(
+    rules: BlackjackRules, shoe: Composition, solvers: dict[int, UpCardSolver], splits: bool
+) -> list[_Row]:
+    """Every dealt hand against every up-card, played by the solvers'
+    chooser."""
     n = sum(shoe)
     pays = suited_blackjack_pays(rules)
     player_bj_wins = rules.blackjack_vs_dealer_blackjack == "player_wins"
-    two_card = [composition([a, b]) for a in range(10) for b in range(a, 10)]
-
-    solvers: dict[int, UpCardSolver] = {}
-    optimal_rows: list[tuple[int, Composition, float, dict[str, float], str, float]] = []
-    bj_rows: list[tuple[int, Composition, float, float]] = []
-    for up in range(10):
-        if not shoe[up]:
-            continue
-        solver = solvers[up] = UpCardSolver(rules, shoe, up)
-        solver.prefetch((h, DEALT) for h in two_card if solver.possible(h))
+    rows = []
+    for up, solver in solvers.items():
         left, cards = solver.shoe, solver.cards
-        for hand in two_card:
+        for hand in _TWO_CARD:
             a, b = (r for r in range(10) for _ in range(hand[r]))
             ways = left[a] * (left[b] - 1) if a == b else 2 * left[a] * left[b]
             if ways <= 0:
@@ -183,42 +202,59 @@ def analyse(rules: BlackjackRules, shoe: Composition | None = None) -> VariantOd
             p = shoe[up] / n * ways / (cards * (cards - 1))
             if {a, b} == {ACE, TEN}:
                 dealer_bj = solver.blackjack_chance(hand)
-                bj_rows.append((up, hand, p, pays * (1 if player_bj_wins else 1 - dealer_bj)))
+                value = pays * (1 if player_bj_wins else 1 - dealer_bj)
+                rows.append(_Row(up, hand, p, {}, "blackjack", value))
                 continue
-            evs = solver.dealt_evs(hand)
+            evs = solver.dealt_evs(hand, pair_splits=splits)
             share = same_rank_share(rules, left[TEN]) if a == b == TEN else 1.0
-            best, value = _played(solver, hand, evs, share)
-            optimal_rows.append((up, hand, p, evs, best, value + solver.offset(hand)))
+            action, value = _played(solver, hand, evs, share)
+            rows.append(_Row(up, hand, p, evs, action, value + solver.offset(hand)))
+    return rows
 
+
+def main_bet_ev(
+    rules: BlackjackRules,
+    shoe: Composition | None = None,
+    choose: Chooser = optimal,
+    *,
+    splits: bool = True,
+) -> float:
+    """The main bet's expected value per unit of the initial bet, played by
+    ``choose`` (optimal play by default; ``splits=False``: pairs never split)."""
+    shoe = shoe or full_shoe(rules.decks)
+    return sum(
+        row.probability * row.ev
+        for row in _play(rules, shoe, _solvers(rules, shoe, choose), splits)
+    )
+
+
+def analyse(rules: BlackjackRules, shoe: Composition | None = None) -> VariantOdds:
+    """The variant's returns from a full shoe (``shoe``: another composition
+    of the ten rank classes, for tests and small cases)."""
+    shoe = shoe or full_shoe(rules.decks)
+    n = sum(shoe)
+    solvers = _solvers(rules, shoe, optimal)
+    best_rows = _play(rules, shoe, solvers, True)
     strategy = build(
-        ((up, hand, p, evs) for up, hand, p, evs, _, _ in optimal_rows),
+        ((r.up, r.hand, r.probability, r.evs) for r in best_rows if r.evs),
         rules.surrender_after_double and rules.surrender == "any",
     )
-    basic_solvers = {up: s.fork(strategy.choose) for up, s in solvers.items()}
+    basic_rows = _play(rules, shoe, {u: s.fork(strategy.choose) for u, s in solvers.items()}, True)
     hands: list[DealtHand] = []
-    ev_opt = {up: 0.0 for up in solvers}
-    ev_bas = {up: 0.0 for up in solvers}
+    ev_opt = dict.fromkeys(solvers, 0.0)
+    ev_bas = dict.fromkeys(solvers, 0.0)
     draws_third: dict[int, float] = {}
-    for up, hand, p, evs, best, ev_best in optimal_rows:
-        basic_solver = basic_solvers[up]
-        basic_evs = basic_solver.dealt_evs(hand)
-        share = same_rank_share(rules, basic_solver.shoe[TEN]) if _pair_of(hand) == TEN else 1.0
-        basic, value = _played(basic_solver, hand, basic_evs, share)
-        ev_basic = value + basic_solver.offset(hand)
-        ev_opt[up] += p * ev_best
-        ev_bas[up] += p * ev_basic
+    for best, basic in zip(best_rows, basic_rows, strict=True):
+        up, hand, p = best.up, best.hand, best.probability
+        ev_opt[up] += p * best.ev
+        ev_bas[up] += p * basic.ev
+        solver = solvers[up]
         if _pair_of(hand) == SEVEN:
-            draws_third[up] = 1.0 if basic in (HIT, DOUBLE) else 0.0
-            if solvers[up].mode == "peek":
-                draws_third[up] *= 1 - solvers[up].blackjack_chance(hand)
-        seen = {a: solvers[up].as_seen(hand, DEALT, v) for a, v in evs.items()}
-        hands.append(DealtHand(up, hand, p, seen, best, basic, ev_best, ev_basic))
-    for up, hand, p, value in bj_rows:
-        ev_opt[up] += p * value
-        ev_bas[up] += p * value
-        hands.append(
-            DealtHand(up, hand, p, {"blackjack": value}, "blackjack", "blackjack", value, value)
-        )
+            takes = 1.0 if basic.action in (HIT, DOUBLE) else 0.0
+            # After a peek, a 7,7 gets its third card only without a dealer blackjack.
+            draws_third[up] = takes * (1 - solver.blackjack_chance(hand) * (solver.mode == "peek"))
+        seen = {a: solver.as_seen(hand, DEALT, v) for a, v in best.evs.items()}
+        hands.append(DealtHand(up, hand, p, seen, best.action, basic.action, best.ev, basic.ev))
 
     up_cards = tuple(
         UpCardOdds(
@@ -248,20 +284,10 @@ def analyse(rules: BlackjackRules, shoe: Composition | None = None) -> VariantOd
         sum(ev_opt.values()),
         sum(ev_bas.values()),
         bj_chance,
-        pays,
+        suited_blackjack_pays(rules),
         up_cards,
         tuple(hands),
         strategy,
         tuple(side_bets),
     )
 
-
-def hand_label(hand: Composition) -> str:
-    """``"T,6"``: a two-card hand, higher card first, aces last."""
-    cards = sorted((r for r in range(10) for _ in range(hand[r])), key=lambda r: (r == ACE, r))
-    return ",".join("T" if r == TEN else "A" if r == ACE else str(r + 1) for r in reversed(cards))
-
-
-def hand_total_label(hand: Composition) -> str:
-    total, soft = hand_value(hand)
-    return f"{'soft' if soft else 'hard'} {total}"

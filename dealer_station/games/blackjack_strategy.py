@@ -121,22 +121,48 @@ def _blackjack_residual(mode: DealerMode, first: bool, kind: str, units: int) ->
     return base - units
 
 
-class _Node(NamedTuple):
+class _Node:
     """What one hand at one spot needs, worked out once."""
 
-    total: int
-    cards: int
-    # (hand after the card, chance of the card) for each card that does not
-    # bust the hand; none once the hand is at 21 or more.
-    children: tuple[tuple[Composition, float], ...]
-    # The chance that the next card busts the hand, and the chance that it
-    # does and the dealer's card after it makes blackjack.
-    bust: float
-    bust_then_blackjack: float
-    # The chance that the dealer's next card makes blackjack.
-    blackjack: float
-    # The cards out of the shoe besides the up-card.
-    removal: Composition
+    __slots__ = (
+        "blackjack",
+        "bust",
+        "bust_then_blackjack",
+        "cards",
+        "children",
+        "removal",
+        "total",
+        "win",
+        "win_blackjack",
+    )
+
+    def __init__(
+        self,
+        total: int,
+        cards: int,
+        children: tuple[tuple[Composition, float], ...],
+        bust: float,
+        bust_then_blackjack: float,
+        blackjack: float,
+        removal: Composition,
+    ) -> None:
+        self.total = total
+        self.cards = cards
+        # (hand after the card, chance of the card) for each card that does
+        # not bust the hand; none once the hand is at 21 or more.
+        self.children = children
+        # The chance that the next card busts the hand, and the chance that it
+        # does and the dealer's card after it makes blackjack.
+        self.bust = bust
+        self.bust_then_blackjack = bust_then_blackjack
+        # The chance that the dealer's next card makes blackjack.
+        self.blackjack = blackjack
+        # The cards out of the shoe besides the up-card.
+        self.removal = removal
+        # Standing: the chance of winning less that of losing (no dealer
+        # blackjack), and the dealer's blackjack chance; worked out on demand.
+        self.win: float | None = None
+        self.win_blackjack = 0.0
 
 
 class UpCardSolver:
@@ -239,19 +265,13 @@ class UpCardSolver:
                 wanted.add(node.removal)
             stack.extend((child, spot) for child, _ in node.children)
         if wanted:
-            order = sorted(wanted)
-            shoes = np.array(self.shoe) - np.array(order)
-            rows = outcome_probabilities(self._table, shoes)
-            for removal, row in zip(order, rows, strict=True):
-                self._dealer[removal] = tuple(float(p) for p in row)
+            self._fetch(sorted(wanted))
 
-    def dealer_row(self, hand: Composition, spot: Spot = DEALT) -> tuple[float, ...]:
-        removal = self._node(hand, spot).removal
-        row = self._dealer.get(removal)
-        if row is None:
-            self.prefetch([(hand, spot)])
-            row = self._dealer[removal]
-        return row
+    def _fetch(self, removals: list[Composition]) -> None:
+        shoes = np.array(self.shoe) - np.array(removals)
+        rows = outcome_probabilities(self._table, shoes)
+        for removal, row in zip(removals, rows, strict=True):
+            self._dealer[removal] = tuple(float(p) for p in row)
 
     def draws(self, hand: Composition, spot: Spot) -> list[tuple[int, float]]:
         left = self._left(hand, spot)
@@ -266,36 +286,44 @@ class UpCardSolver:
     # -- values at the end of a hand -----------------------------------------------
 
     def stand_value(self, hand: Composition, spot: Spot, units: int = 1) -> float:
-        total = self._node(hand, spot).total
-        row = self.dealer_row(hand, spot)
-        win = row[BUST]
-        for i, dealer in enumerate(range(17, 22)):
-            if total > dealer:
-                win += row[i]
-            elif total < dealer:
-                win -= row[i]
-        residual = _blackjack_residual(self.mode, spot.first, STAND, units)
-        return units * win + row[BLACKJACK] * residual
+        return self._stand(self._node(hand, spot), spot, units)
 
-    def _lost_for_sure(self, hand: Composition, spot: Spot, kind: str, units: int) -> float:
+    def _stand(self, node: _Node, spot: Spot, units: int) -> float:
+        if node.win is None:
+            row = self._dealer.get(node.removal)
+            if row is None:
+                self._fetch([node.removal])
+                row = self._dealer[node.removal]
+            total = node.total
+            win = row[BUST]
+            for i, dealer in enumerate(range(17, 22)):
+                if total > dealer:
+                    win += row[i]
+                elif total < dealer:
+                    win -= row[i]
+            node.win, node.win_blackjack = win, row[BLACKJACK]
+        residual = _blackjack_residual(self.mode, spot.first, STAND, units)
+        return units * node.win + node.win_blackjack * residual
+
+    def _lost_for_sure(self, node: _Node, spot: Spot, kind: str, units: int) -> float:
         """A bust or a surrender: the stake (or half of it) goes whatever the
         dealer holds, except where a late blackjack settles it differently."""
-        chance = self.blackjack_chance(hand, spot)
+        chance = node.blackjack
         loss = units / 2 if kind == SURRENDER else float(units)
         residual = _blackjack_residual(self.mode, spot.first, kind, units)
         return -loss * (1 - chance) + chance * residual
 
     # -- which actions a hand has ---------------------------------------------------
 
-    def _may_double(self, hand: Composition, spot: Spot) -> bool:
+    def _may_double(self, node: _Node, spot: Spot) -> bool:
         r = self.rules
         if spot.split_card == ACE and not r.double_split_aces:
             return False
         if spot.split_card >= 0 and not r.double_after_split:
             return False
-        return r.double == "any" or self._node(hand, spot).cards == 2
+        return r.double == "any" or node.cards == 2
 
-    def _may_surrender(self, hand: Composition, spot: Spot, doubled: bool) -> bool:
+    def _may_surrender(self, node: _Node, spot: Spot, doubled: bool) -> bool:
         r = self.rules
         if r.surrender == "none" or spot.split_card == ACE:
             return False
@@ -303,23 +331,25 @@ class UpCardSolver:
             return False
         if doubled:
             return r.surrender_after_double and r.surrender == "any"
-        return r.surrender == "any" or self._node(hand, spot).cards == 2
+        return r.surrender == "any" or node.cards == 2
 
     def action_evs(self, hand: Composition, spot: Spot, doubled: bool = False) -> dict[str, float]:
         """The value of each legal action but splitting, for a hand that still
         has a decision (not bust, not 21)."""
+        return self._evs(self._node(hand, spot), spot, doubled)
+
+    def _evs(self, node: _Node, spot: Spot, doubled: bool) -> dict[str, float]:
         units = 2 if doubled else 1
-        evs = {STAND: self.stand_value(hand, spot, units)}
-        if self._may_surrender(hand, spot, doubled):
-            evs[SURRENDER] = self._lost_for_sure(hand, spot, SURRENDER, units)
+        evs = {STAND: self._stand(node, spot, units)}
+        if self._may_surrender(node, spot, doubled):
+            evs[SURRENDER] = self._lost_for_sure(node, spot, SURRENDER, units)
         if doubled or (spot.split_card == ACE and not self.rules.hit_split_aces):
             return evs
-        node = self._node(hand, spot)
         value = self.value
         evs[HIT] = self._busts(node, spot, 1) + sum(
             [p * value(child, spot, False) for child, p in node.children]
         )
-        if self._may_double(hand, spot):
+        if self._may_double(node, spot):
             evs[DOUBLE] = self._busts(node, spot, 2) + sum(
                 [p * value(child, spot, True) for child, p in node.children]
             )
@@ -336,14 +366,14 @@ class UpCardSolver:
         known = self._values.get(key)
         if known is not None:
             return known
-        total = self._node(hand, spot).total
+        node = self._node(hand, spot)
         units = 2 if doubled else 1
-        if total > 21:
-            result = self._lost_for_sure(hand, spot, "bust", units)
-        elif total == 21:
-            result = self.stand_value(hand, spot, units)
+        if node.total > 21:
+            result = self._lost_for_sure(node, spot, "bust", units)
+        elif node.total == 21 or (doubled and not self._may_surrender(node, spot, True)):
+            result = self._stand(node, spot, units)
         else:
-            evs = self.action_evs(hand, spot, doubled)
+            evs = self._evs(node, spot, doubled)
             result = evs[self.choose(self.up, hand, spot, doubled, evs)]
         self._values[key] = result
         return result

@@ -77,10 +77,10 @@ class BasicStrategy:
     rescue: dict[tuple[bool, int], dict[int, bool]]
 
     def code(self, total: int, soft: bool, up: int) -> str:
-        rows = self.soft if soft else self.hard
-        if total in rows:
-            return rows[total][up]
-        return "S" if total >= 17 else "H"
+        """The cell for a total; a total no two-card hand makes (hard 21,
+        or any cell a small test shoe cannot deal) stands from 17 up."""
+        cell = (self.soft if soft else self.hard).get(total, {}).get(up)
+        return cell or ("S" if total >= 17 else "H")
 
     def choose(
         self, up: int, hand: Composition, spot: Spot, doubled: bool, evs: dict[str, float]
@@ -92,7 +92,9 @@ class BasicStrategy:
             return SURRENDER if wants and SURRENDER in evs else STAND
         if SPLIT in evs:
             pair = next(r for r in range(10) if hand[r] == 2)
-            return action_for(self.pairs[pair][up], evs)
+            cell = self.pairs.get(pair, {}).get(up)
+            if cell:
+                return action_for(cell, evs)
         return action_for(self.code(total, soft, up), evs)
 
     def to_json(self) -> dict[str, object]:
@@ -100,7 +102,7 @@ class BasicStrategy:
             table: dict[int, dict[int, str]], label: Callable[[int], str]
         ) -> dict[str, dict[str, str]]:
             return {
-                label(row): {up_label(up): cells[up] for up in UP_ORDER}
+                label(row): {up_label(up): cells.get(up, "-") for up in UP_ORDER}
                 for row, cells in table.items()
             }
 
@@ -131,7 +133,7 @@ class BasicStrategy:
             lines += [f"{title}:", header]
             for row, cells in table.items():
                 name = label(row) if title != "Hard" else str(row)
-                lines.append(f"{name:<8}" + " ".join(f"{cells[up]:>3}" for up in UP_ORDER))
+                lines.append(f"{name:<8}" + " ".join(f"{cells.get(up, '-'):>3}" for up in UP_ORDER))
             lines.append("")
         if self.rescue:
             lines.append("After doubling, surrender (else stand):")
@@ -169,9 +171,11 @@ def build(
 
     def table(kind: str, rows: tuple[int, ...]) -> dict[int, dict[int, str]]:
         return {
-            row: {up: cell_code(sums[(kind, row, up)]) for up in UP_ORDER}
+            row: {
+                up: cell_code(sums[(kind, row, up)]) for up in UP_ORDER if (kind, row, up) in sums
+            }
             for row in rows
-            if all((kind, row, up) in sums for up in UP_ORDER)
+            if any((kind, row, up) in sums for up in UP_ORDER)
         }
 
     rescue: dict[tuple[bool, int], dict[int, bool]] = {}
