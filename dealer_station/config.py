@@ -94,12 +94,54 @@ class HttpConfig(Strict):
     port: int = Field(8080, ge=0, le=65535)
 
 
+# -- auth (dealer_station/api/auth.py; docs/api.md) ------------------------------------------
+
+Role = Literal["croupier", "pit_boss", "game_server", "viewer"]
+PersonName = Annotated[str, Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9 ._'-]{0,63}$")]
+
+
+class TokenConfig(Strict):
+    """A bearer token: only its SHA-256 is kept (``dealer-station auth hash-token``)."""
+
+    name: PersonName
+    role: Role
+    sha256: str = Field(pattern=r"^[0-9a-f]{64}$")
+
+
+class PitBossConfig(Strict):
+    """A pit boss and the scrypt hash of their PIN (``dealer-station auth hash-pin``):
+    ``scrypt$<n>$<r>$<p>$<salt hex>$<key hex>``."""
+
+    name: PersonName
+    pin_scrypt: str = Field(
+        pattern=r"^scrypt\$[0-9]+\$[0-9]+\$[0-9]+\$[0-9a-f]{32,}\$[0-9a-f]{64}$"
+    )
+
+
+class AuthConfig(Strict):
+    tokens: list[TokenConfig] = []
+    pit_bosses: list[PitBossConfig] = []
+
+    @model_validator(mode="after")
+    def _unique(self) -> AuthConfig:
+        for what, values in (
+            ("token name", [t.name for t in self.tokens]),
+            ("token", [t.sha256 for t in self.tokens]),
+            ("pit boss", [b.name for b in self.pit_bosses]),
+        ):
+            twice = sorted({v for v in values if values.count(v) > 1})
+            if twice:
+                raise ValueError(f"{what} {twice[0]!r} is used twice")
+        return self
+
+
 class StationConfig(Strict):
     studio: Identifier
     station: Identifier
     journal: Path = Path("/var/lib/dealer-station/journal.sqlite3")
     mqtt: MqttConfig = MqttConfig()
     http: HttpConfig = HttpConfig()
+    auth: AuthConfig = AuthConfig()
     tables: list[TableConfig]
 
     @field_validator("tables")
