@@ -77,6 +77,9 @@ class Command:
     by: str | None = None
     why: str | None = None
     reply: asyncio.Future[Outcome] | None = None
+    # The device's own name for this input (the shoe's "<boot>:<card index>"),
+    # journaled as the event's ``id``.
+    ref: str | None = None
 
 
 @dataclass
@@ -207,10 +210,12 @@ class TableActor:
         event: Event | dict[str, Any],
         by: str | None = None,
         why: str | None = None,
+        ref: str | None = None,
     ) -> Outcome:
+        """Journal and apply one input; the outcome says accepted or why not."""
         loop = asyncio.get_running_loop()
         reply: asyncio.Future[Outcome] = loop.create_future()
-        self.submit(Command(source, event, by, why, reply))
+        self.submit(Command(source, event, by, why, reply, ref))
         return await reply
 
     def handle(self, item: Command | DeviceChange | Alarm) -> Outcome | None:
@@ -237,7 +242,9 @@ class TableActor:
     # -- inputs ---------------------------------------------------------------------------
 
     def _command(self, item: Command, now: datetime) -> Outcome:
-        raw = item.event if isinstance(item.event, dict) else event_to_json(item.event)
+        raw = dict(item.event) if isinstance(item.event, dict) else event_to_json(item.event)
+        if item.ref is not None:
+            raw["id"] = item.ref
         try:
             event = parse_event(item.event) if isinstance(item.event, dict) else item.event
             new_state, outputs = table_fold.apply(self.state, event)
@@ -255,13 +262,16 @@ class TableActor:
                     "card_unread", ALARM_ADVICE["card_unread"], "shoe-card", round_id, now
                 )
             )
+        body = event_to_json(event)
+        if item.ref is not None:
+            body["id"] = item.ref
         seq = self.journal.append(
             Record(
                 self.id,
                 iso(now),
                 item.source,
                 "event",
-                event_to_json(event),
+                body,
                 "accepted",
                 by=item.by,
                 why=item.why,

@@ -124,6 +124,9 @@ class Autoplay:
     seed: int = 0
     table: str = "table-1"
     players: int = 3
+    # False when a real (or simulated) shoe deals: the autoplay then answers
+    # every step but the cards.
+    deals_cards: bool = True
     rng: random.Random = field(init=False)
     shoe: PhysicalShoe | None = field(init=False, default=None)
     _bets: list[PlaceBet] = field(init=False, default_factory=list)
@@ -134,14 +137,14 @@ class Autoplay:
     def next_event(self, state: TableState | None) -> Event:
         if state is None:
             return SelectTable(self.game, self.variant, self.table)
-        if self.shoe is None and state.shoe is not None:
+        if self.deals_cards and self.shoe is None and state.shoe is not None:
             self.shoe = PhysicalShoe(state.shoe.decks, self.rng)
             self.shoe.shuffle()
             return NewShoe()
         step = state.next_step()
         if step.kind == "shuffle":
-            assert self.shoe is not None
-            self.shoe.shuffle()
+            if self.shoe is not None:
+                self.shoe.shuffle()
             return Shuffle()
         if step.kind in ("round_open", "settled"):
             if state.setup.shuffle_every_round and self.shoe is not None:
@@ -150,8 +153,7 @@ class Autoplay:
             return OpenRound()
         if step.kind == "bets":
             return self._bets.pop() if self._bets else CloseBets()
-        if step.kind == "card":
-            assert self.shoe is not None
+        if step.kind == "card" and self.shoe is not None:
             return DealCard(self.shoe.draw())
         if step.kind == "insurance":
             return CloseInsurance()
@@ -159,7 +161,7 @@ class Autoplay:
             return self._decide(state)
         if step.kind == "wheel":
             return WheelResult(self.rng.randrange(37))
-        raise AssertionError(f"autoplay does not know how to answer {step}")
+        raise LookupError(f"autoplay does not answer {step.kind} {step.to}".strip())
 
     def _decide(self, state: TableState) -> Decision:
         engine = state.setup.engine

@@ -65,8 +65,8 @@ class CameraConfig(Strict):
     # A device index ("0"), a video file, or a stream URL.
     source: str
     calibration: Path | None = None
-    # Play a file again from the start when it ends (the demo's recorded wheel).
-    loop: bool = False
+    # A recorded spin played each time the table waits for one (the demo's wheel).
+    replay_on_spin: bool = False
 
 
 class TimersConfig(Strict):
@@ -85,8 +85,6 @@ class TableConfig(Strict):
     # What a restart does with a round that was in play: resume it where it was,
     # or void it with every stake returned (docs/recovery.md).
     recovery: Literal["resume", "void"] = "void"
-    # Open a new round by itself after each one (the demo's self-driving croupier).
-    autoplay: bool = False
 
 
 class HttpConfig(Strict):
@@ -193,17 +191,24 @@ def load_config(path: Path) -> StationConfig:
     except OSError as exc:
         raise ConfigError(f"{path}: {exc.strerror}") from None
     config = parse_config(text, str(path))
-    # Relative paths in the file are relative to the file, not to the cwd.
-    base = path.parent
-    tables = [
-        t.model_copy(
-            update={
-                "camera": t.camera.model_copy(update={"calibration": base / t.camera.calibration})
-                if t.camera and t.camera.calibration and not t.camera.calibration.is_absolute()
-                else t.camera
-            }
-        )
-        for t in config.tables
-    ]
-    journal = config.journal if config.journal.is_absolute() else base / config.journal
-    return config.model_copy(update={"tables": tables, "journal": journal})
+    return _relative_to(config, path.parent)
+
+
+def _relative_to(config: StationConfig, base: Path) -> StationConfig:
+    """Paths written relative in the file are relative to the file, not to the
+    directory the station happens to start in."""
+
+    def resolve(p: Path) -> Path:
+        return p if p.is_absolute() else base / p
+
+    tables = []
+    for t in config.tables:
+        camera = t.camera
+        if camera is not None:
+            source = camera.source
+            if not source.isdigit() and "://" not in source:
+                source = str(resolve(Path(source)))
+            calibration = None if camera.calibration is None else resolve(camera.calibration)
+            camera = camera.model_copy(update={"source": source, "calibration": calibration})
+        tables.append(t.model_copy(update={"camera": camera}))
+    return config.model_copy(update={"tables": tables, "journal": resolve(config.journal)})

@@ -139,6 +139,15 @@ class Journal:
                 table_id, at, source, kind_, json.loads(body), status, reason, detail, by, why, seq
             )
 
+    def last_body(self, table: str, source: str) -> dict[str, Any] | None:
+        """The body of the table's last event journaled from ``source``."""
+        row = self._db.execute(
+            "SELECT body FROM journal WHERE table_id = ? AND source = ? AND kind = 'event'"
+            " ORDER BY seq DESC LIMIT 1",
+            (table, source),
+        ).fetchone()
+        return None if row is None else dict(json.loads(row[0]))
+
     def tables(self) -> list[str]:
         return [r[0] for r in self._db.execute("SELECT DISTINCT table_id FROM journal")]
 

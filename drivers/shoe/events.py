@@ -44,6 +44,10 @@ class ShoeOnline:
     model: str = ""
     serial_number: str = ""
     firmware_version: str = ""
+    # The shoe's boot identity (framed protocol): with a card's shoe_index it
+    # names that card uniquely, so a station that restarted between journaling
+    # a card and acknowledging it can recognise the shoe's retransmission.
+    boot_id: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

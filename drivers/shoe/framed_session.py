@@ -217,7 +217,7 @@ class FramedSession(ShoeSession):
             self._online = True
             out.events.append(ShoeOnline(
                 self.protocol, hello.vendor, hello.model, hello.serial_number,
-                hello.firmware_version))
+                hello.firmware_version, hello.boot_id))
         if self._wanted_indicator is not None:
             out.tx += fp.encode_message(fp.SetIndicator(self._wanted_indicator))
 

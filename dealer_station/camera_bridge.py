@@ -1,0 +1,159 @@
+"""From the wheel camera to a roulette table's actor.
+
+The camera and the detector run in their own thread (OpenCV capture and the
+per-frame vision are blocking, CPU-bound work); what the detector concludes is
+posted to the table's queue: a number becomes a ``wheel_result`` input, a
+no-result an alarm that tells the croupier to re-spin and why, a camera fault an
+alarm and the camera's availability.
+
+A recorded wheel (the demo) plays its video each time the table waits for a
+spin, at the video's own pace, as if the croupier had just launched the ball.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import threading
+import time
+
+from dealer_station.actor import Alarm, Command, DeviceChange, TableActor
+from dealer_station.config import CameraConfig
+from dealer_station.games.events import WheelResult
+from drivers.camera import CameraSource, CameraUnavailable
+from vision.calibration import Calibration
+from vision.detector import WheelDetector
+from vision.observations import Alarm as CameraAlarm
+from vision.observations import NoResult, Observation, SpinResult
+from vision.params import DetectorParams
+
+log = logging.getLogger(__name__)
+
+RESPIN_ADVICE = {
+    "too_few_revolutions": "RE-SPIN: the ball made fewer than {min} revolutions",
+    "ball_same_direction_as_rotor": "RE-SPIN: the ball turned the same way as the wheel",
+    "ball_left_wheel": "RE-SPIN: the ball left the wheel",
+    "ball_lost": "RE-SPIN: the camera lost the ball",
+    "ball_on_fret": "RE-SPIN or pit boss: the ball rests on a fret",
+    "rotor_not_tracked": "Pit boss: the camera could not follow the wheel; confirm the number",
+    "camera_fault": "Pit boss: the camera failed during the spin; confirm the number",
+}
+
+
+class CameraBridge:
+    def __init__(self, actor: TableActor, config: CameraConfig) -> None:
+        self.actor = actor
+        self.config = config
+        self.params = DetectorParams()
+        self.calibration = (
+            Calibration.load(config.calibration) if config.calibration is not None else None
+        )
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.spin_due = threading.Event()
+        self.stop_requested = threading.Event()
+        self.thread: threading.Thread | None = None
+        self.frames = 0
+
+    def start(self) -> None:
+        self.loop = asyncio.get_running_loop()
+        self.actor.listeners.append(self._follow_table)
+        self.thread = threading.Thread(
+            target=self._run, name=f"camera {self.actor.id}", daemon=True
+        )
+        self.thread.start()
+
+    def close(self) -> None:
+        self.stop_requested.set()
+        self.spin_due.set()
+        if self.thread is not None:
+            self.thread.join(timeout=5)
+
+    def _follow_table(self, actor: TableActor) -> None:
+        waits_for_spin = actor.state is not None and actor.state.next_step().kind == "wheel"
+        if waits_for_spin:
+            self.spin_due.set()
+        else:
+            self.spin_due.clear()
+
+    # -- the camera's thread ------------------------------------------------------------
+
+    def _post(self, item: Command | DeviceChange | Alarm) -> None:
+        assert self.loop is not None
+        self.loop.call_soon_threadsafe(self.actor.submit, item)
+
+    def _run(self) -> None:
+        try:
+            if self.config.replay_on_spin:
+                self._replay_on_spin()
+            else:
+                self._watch()
+        except CameraUnavailable as exc:
+            self._post(DeviceChange("camera", False, str(exc)))
+        except Exception:  # the camera must not take the station down with it
+            log.exception("table %s: camera thread failed", self.actor.id)
+            self._post(DeviceChange("camera", False, "camera thread failed"))
+
+    def _watch(self) -> None:
+        source = CameraSource(self.config.source)
+        detector = WheelDetector(self.calibration, self.params)
+        online = False
+        for frame in source.frames():
+            if self.stop_requested.is_set():
+                source.stop()
+                break
+            if not online:
+                online = True
+                self._post(DeviceChange("camera", True, self.config.source))
+            self.frames += 1
+            self._observe(detector.feed(frame.image, frame.time))
+        self._observe(detector.finish(time.monotonic()))
+        self._post(DeviceChange("camera", False, "the video ended"))
+
+    def _replay_on_spin(self) -> None:
+        """Play the recorded spin each time the table waits for one."""
+        self._post(DeviceChange("camera", True, f"recorded wheel {self.config.source}"))
+        offset = 0.0
+        while not self.stop_requested.is_set():
+            self.spin_due.wait()
+            if self.stop_requested.is_set():
+                return
+            detector = WheelDetector(self.calibration, self.params)
+            source = CameraSource(self.config.source)
+            started = time.monotonic()
+            t = offset
+            for frame in source.frames():
+                t = offset + frame.time
+                # At the video's own pace: the console shows a spin as long as a real one.
+                lag = frame.time - (time.monotonic() - started)
+                if lag > 0:
+                    time.sleep(lag)
+                self.frames += 1
+                self._observe(detector.feed(frame.image, t))
+            self._observe(detector.finish(t))
+            self.calibration = detector.calibration or self.calibration
+            offset = t + 1.0
+            # Wait for the table to take the result before the next spin can start.
+            deadline = time.monotonic() + 5
+            while self.spin_due.is_set() and time.monotonic() < deadline:
+                time.sleep(0.05)
+
+    def _observe(self, observations: list[Observation]) -> None:
+        for obs in observations:
+            if isinstance(obs, SpinResult):
+                self._post(
+                    Command(
+                        "camera",
+                        WheelResult(obs.number),
+                        ref=f"spin:{obs.facts.spin}:confidence:{obs.confidence:.3f}",
+                    )
+                )
+            elif isinstance(obs, NoResult):
+                advice = RESPIN_ADVICE[obs.reason.value].format(min=self.params.min_revolutions)
+                self._post(
+                    Alarm(f"respin_{obs.reason.value}", f"{advice} ({obs.detail})", "camera")
+                )
+            elif isinstance(obs, CameraAlarm):
+                if obs.active:
+                    self._post(Alarm(f"camera_{obs.kind.value}", obs.detail, "camera"))
+                if obs.kind.value == "no_frames":
+                    self._post(DeviceChange("camera", not obs.active, obs.detail))

@@ -1,0 +1,86 @@
+"""A self-driving croupier for a table whose cards come from a shoe.
+
+It plays the croupier's and the players' part through the table's own input
+queue, as the console and the game server would: opens rounds, places the
+players' bets, decides by basic strategy, lets the timers close betting and
+insurance. It never deals: cards come from the shoe (the demo's simulator, the
+tests' simulator), and roulette results from the camera. The demo runs one per
+table; the crash tests use it to play many rounds.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+
+from dealer_station.actor import TableActor
+from dealer_station.autoplay import Autoplay
+from dealer_station.games.events import CloseBets, Decision, OpenRound, PlaceBet, Shuffle
+
+log = logging.getLogger(__name__)
+
+# Steps the croupier leaves to others: the shoe, the camera, a pit boss, or
+# the timers (insurance is declined by its timer).
+NOT_MINE = frozenset({"card", "wheel", "pit_boss", "insurance"})
+
+
+class SelfDrivingCroupier:
+    def __init__(
+        self,
+        actor: TableActor,
+        *,
+        seed: int = 1,
+        pause_seconds: float = 2.0,
+        think_seconds: float = 0.8,
+        close_bets_early: bool = False,
+        on_shuffle: Callable[[], None] | None = None,
+    ) -> None:
+        self.actor = actor
+        self.pause_seconds = pause_seconds
+        self.think_seconds = think_seconds
+        self.close_bets_early = close_bets_early
+        self.on_shuffle = on_shuffle
+        config = actor.config
+        self.autoplay = Autoplay(config.game, config.variant, seed, config.id, deals_cards=False)
+        self.changed = asyncio.Event()
+        actor.listeners.append(lambda _: self.changed.set())
+
+    async def run(self) -> None:
+        while True:
+            await self.changed.wait()
+            self.changed.clear()
+            await self._act()
+
+    async def _act(self) -> None:
+        state = self.actor.state
+        if state is None:
+            return
+        step = state.next_step()
+        if step.kind in NOT_MINE:
+            return
+        if step.kind in ("round_open", "settled", "shuffle"):
+            await asyncio.sleep(self.pause_seconds)
+        elif step.kind == "decision":
+            await asyncio.sleep(self.think_seconds)
+        if self.actor.state is not state:
+            self.changed.set()  # the table moved on while we waited: look again
+            return
+        try:
+            event = self.autoplay.next_event(state)
+        except LookupError:
+            return
+        if isinstance(event, CloseBets) and not self.close_bets_early:
+            return  # the betting window's timer closes it
+        reshuffles = isinstance(event, Shuffle) or (
+            isinstance(event, OpenRound) and state.setup.shuffle_every_round
+        )
+        if reshuffles and self.on_shuffle is not None:
+            self.on_shuffle()
+        outcome = await self.actor.command("croupier", event)
+        if not outcome.accepted and not isinstance(event, PlaceBet | Decision):
+            log.warning(
+                "table %s refused the croupier's %s: %s", self.actor.id, event.type, outcome.reason
+            )
+        if isinstance(event, PlaceBet):
+            self.changed.set()  # the next bet, without waiting for another change
