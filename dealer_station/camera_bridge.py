@@ -94,7 +94,8 @@ class CameraBridge:
             self._post(DeviceChange("camera", False, "camera thread failed"))
 
     def _watch(self) -> None:
-        source = CameraSource(self.config.source)
+        name = self.config.source
+        source = CameraSource(int(name) if name.isdigit() else name)
         detector = WheelDetector(self.calibration, self.params)
         online = False
         for frame in source.frames():

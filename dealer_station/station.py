@@ -14,6 +14,7 @@ import asyncio
 import contextlib
 import logging
 import signal
+from typing import TYPE_CHECKING
 
 from dealer_station import sdnotify
 from dealer_station.actor import TableActor
@@ -22,6 +23,9 @@ from dealer_station.journal import Journal
 from dealer_station.mqtt_publisher import TablePublisher
 from dealer_station.payloads import Topics
 from dealer_station.shoe_bridge import ShoeBridge
+
+if TYPE_CHECKING:
+    from dealer_station.camera_bridge import CameraBridge
 
 log = logging.getLogger(__name__)
 
@@ -38,6 +42,7 @@ class Station:
         }
         self.publishers: dict[str, TablePublisher] = {}
         self.shoes: dict[str, ShoeBridge] = {}
+        self.cameras: dict[str, CameraBridge] = {}
         self.stopped = asyncio.Event()
 
     async def run(self) -> None:
@@ -66,6 +71,13 @@ class Station:
                     bridge = ShoeBridge(actor, table_config.shoe)
                     bridge.start()
                     self.shoes[tid] = bridge
+                if table_config.camera is not None:
+                    # Imported here: OpenCV costs memory a card-only station need not pay.
+                    from dealer_station.camera_bridge import CameraBridge
+
+                    camera = CameraBridge(actor, table_config.camera)
+                    camera.start()
+                    self.cameras[tid] = camera
             tasks.append(asyncio.create_task(sdnotify.run_watchdog(), name="watchdog"))
             sdnotify.ready()
             sdnotify.status(f"{len(self.actors)} tables running")
@@ -76,11 +88,20 @@ class Station:
                 if task is not stop:
                     task.result()  # a table or the watchdog ended: say why
         finally:
-            sdnotify.stopping()
-            for task in tasks:
-                task.cancel()
-            for bridge in self.shoes.values():
-                bridge.close()
-            for publisher in self.publishers.values():
-                publisher.stop()
-            self.journal.close()
+            await self._shut_down(tasks)
+
+    async def _shut_down(self, tasks: list[asyncio.Task[None]]) -> None:
+        """Devices first, while the tables still run, so that a card in flight is
+        journaled (and only then acknowledged); then the tables; then a clean
+        ``offline`` to the broker."""
+        sdnotify.stopping()
+        for bridge in self.shoes.values():
+            await asyncio.to_thread(bridge.close)
+        for camera in self.cameras.values():
+            await asyncio.to_thread(camera.close)
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        for publisher in self.publishers.values():
+            await asyncio.to_thread(publisher.stop)
+        self.journal.close()

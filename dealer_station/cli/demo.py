@@ -1,0 +1,31 @@
+"""``dealer-station demo``: three live tables on this machine, every part real."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+from pathlib import Path
+from typing import Any
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "demo",
+        help="run a demo station: baccarat, blackjack and roulette tables with simulated "
+        "shoes, a recorded wheel, a local broker and the console",
+    )
+    parser.add_argument("--http-port", type=int, default=8080)
+    parser.add_argument("--dir", type=Path, help="keep the journal here (default: a temp dir)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from dealer_station.demo import run_demo
+
+    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    if args.dir is not None:
+        args.dir.mkdir(parents=True, exist_ok=True)
+    asyncio.run(run_demo(args.dir, args.http_port, args.seed))
+    return 0

@@ -1,0 +1,202 @@
+"""The demo station: three live tables on one machine, every part real.
+
+- an MQTT broker: Debian's mosquitto when it is installed, else an embedded
+  amqtt broker (the station then speaks MQTT 3.1.1, which amqtt serves);
+- a baccarat and a blackjack table, each fed by the shoe simulator on a real
+  pseudo-terminal, opened through the real serial driver; the simulator draws a
+  card whenever the shoe's indicator turns green, as a croupier would;
+- a roulette table whose camera is a recorded wheel video, played each time a
+  spin is due, through the real detector;
+- a self-driving croupier and players at each table.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import shutil
+import socket
+import subprocess
+import tempfile
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from dealer_station.config import (
+    CameraConfig,
+    HttpConfig,
+    MqttConfig,
+    ShoeConfig,
+    StationConfig,
+    TableConfig,
+    TimersConfig,
+)
+from dealer_station.croupier import SelfDrivingCroupier
+from dealer_station.station import Station
+from drivers.shoe.shuffled_shoe import shuffled_shoe
+from drivers.shoe.simulator import FramedShoeSimulator
+from firmware_proto import Indicator
+
+log = logging.getLogger(__name__)
+
+REPO = Path(__file__).resolve().parents[1]
+WHEEL_VIDEOS = REPO / "tests" / "fixtures" / "wheel"
+
+# The pace of the demo's croupier: a card every so often while the indicator is
+# green, so a person can follow the deal in the console.
+CARD_EVERY_S = 0.7
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+@dataclass
+class DemoBroker:
+    kind: str
+    port: int
+
+
+@contextlib.asynccontextmanager
+async def demo_broker(workdir: Path, port: int) -> AsyncIterator[DemoBroker]:
+    mosquitto = shutil.which("mosquitto") or (
+        "/usr/sbin/mosquitto" if Path("/usr/sbin/mosquitto").exists() else None
+    )
+    if mosquitto is not None:
+        conf = workdir / "mosquitto.conf"
+        conf.write_text(f"listener {port} 127.0.0.1\nallow_anonymous true\npersistence false\n")
+        process = subprocess.Popen(
+            [mosquitto, "-c", str(conf)],
+            stdout=subprocess.DEVNULL,
+            stderr=(workdir / "mosquitto.log").open("ab"),
+        )
+        try:
+            yield DemoBroker("mosquitto", port)
+        finally:
+            process.terminate()
+            process.wait()
+        return
+    from amqtt.broker import Broker
+
+    broker = Broker(
+        {
+            "listeners": {"default": {"type": "tcp", "bind": f"127.0.0.1:{port}"}},
+            "plugins": {
+                "amqtt.plugins.authentication.AnonymousAuthPlugin": {"allow_anonymous": True}
+            },
+        }
+    )
+    await broker.start()
+    try:
+        yield DemoBroker("amqtt (embedded)", port)
+    finally:
+        await broker.shutdown()
+
+
+def wheel_video() -> Path:
+    videos = sorted(WHEEL_VIDEOS.glob("valid-*.mkv"))
+    if not videos:
+        raise FileNotFoundError(f"no recorded wheel video in {WHEEL_VIDEOS}")
+    return videos[0]
+
+
+def demo_config(
+    workdir: Path, broker: DemoBroker, http_port: int, shoes: dict[str, str]
+) -> StationConfig:
+    timers = TimersConfig(betting_seconds=6, decision_seconds=6, insurance_seconds=4)
+    return StationConfig(
+        studio="demo",
+        station="demo-station",
+        journal=workdir / "journal.sqlite3",
+        mqtt=MqttConfig(
+            host="127.0.0.1",
+            port=broker.port,
+            protocol="5" if broker.kind == "mosquitto" else "3.1.1",
+        ),
+        http=HttpConfig(host="127.0.0.1", port=http_port),
+        tables=[
+            TableConfig(
+                id="baccarat-1",
+                game="baccarat",
+                shoe=ShoeConfig(port=shoes["baccarat-1"]),
+                timers=timers,
+            ),
+            TableConfig(
+                id="blackjack-1",
+                game="blackjack",
+                variant="standard-blackjack",
+                shoe=ShoeConfig(port=shoes["blackjack-1"]),
+                timers=timers,
+            ),
+            TableConfig(
+                id="roulette-1",
+                game="roulette",
+                camera=CameraConfig(source=str(wheel_video()), replay_on_spin=True),
+                timers=timers,
+            ),
+        ],
+    )
+
+
+async def deal_when_green(simulator: FramedShoeSimulator, decks: int) -> None:
+    """The croupier's hand: a card whenever the shoe's light is green."""
+    while True:
+        await asyncio.sleep(CARD_EVERY_S)
+        if simulator.indicator == Indicator.GREEN:
+            if not simulator.cards_left:
+                simulator.cards_left = shuffled_shoe(decks, None)
+            simulator.draw()
+
+
+async def run_demo(workdir: Path | None = None, http_port: int = 8080, seed: int = 1) -> None:
+    with contextlib.ExitStack() as stack:
+        if workdir is None:
+            workdir = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="dealer-demo-")))
+        decks = {"baccarat-1": 8, "blackjack-1": 6}
+        simulators = {
+            tid: stack.enter_context(FramedShoeSimulator(decks=n, seed=seed + i))
+            for i, (tid, n) in enumerate(decks.items())
+        }
+        async with demo_broker(workdir, free_port()) as broker:
+            config = demo_config(
+                workdir, broker, http_port, {tid: sim.port for tid, sim in simulators.items()}
+            )
+            station = Station(config)
+            helpers = []
+            for i, (tid, actor) in enumerate(station.actors.items()):
+                sim = simulators.get(tid)
+
+                def reshuffle(sim: FramedShoeSimulator | None = sim, tid: str = tid) -> None:
+                    if sim is not None:
+                        sim.cards_left = shuffled_shoe(decks[tid], None)
+
+                croupier = SelfDrivingCroupier(actor, seed=seed + i, on_shuffle=reshuffle)
+                helpers.append(asyncio.create_task(croupier.run()))
+                if sim is not None:
+                    helpers.append(asyncio.create_task(deal_when_green(sim, decks[tid])))
+            _print_where_to_look(config, broker, workdir)
+            try:
+                await station.run()
+            finally:
+                for task in helpers:
+                    task.cancel()
+
+
+def _print_where_to_look(config: StationConfig, broker: DemoBroker, workdir: Path) -> None:
+    base = f"http://{config.http.host}:{config.http.port}"
+    lines = [
+        "",
+        "dealer-station demo: three live tables",
+        f"  broker      {broker.kind} on 127.0.0.1:{broker.port}",
+        f"  watch MQTT  mosquitto_sub -h 127.0.0.1 -p {broker.port} -t '{config.mqtt.prefix}/#' -v",
+    ]
+    for table in config.tables:
+        lines.append(
+            f"  {table.id:<12}console {base}/console/{table.id}   overlay {base}/overlay/{table.id}"
+        )
+    lines += [f"  journal     {config.journal}", "  stop        Ctrl-C", ""]
+    print("\n".join(lines), flush=True)
