@@ -85,6 +85,9 @@ class TableConfig(Strict):
     # What a restart does with a round that was in play: resume it where it was,
     # or void it with every stake returned (docs/recovery.md).
     recovery: Literal["resume", "void"] = "void"
+    # A robot plays croupier and players (never the shoe or the wheel): the demo,
+    # and a burn-in of new hardware before it goes live.
+    self_driving: bool = False
 
 
 class HttpConfig(Strict):

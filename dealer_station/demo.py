@@ -7,7 +7,7 @@
   card whenever the shoe's indicator turns green, as a croupier would;
 - a roulette table whose camera is a recorded wheel video, played each time a
   spin is due, through the real detector;
-- a self-driving croupier and players at each table.
+- a self-driving croupier and players at each table (``self_driving``).
 """
 
 from __future__ import annotations
@@ -32,7 +32,6 @@ from dealer_station.config import (
     TableConfig,
     TimersConfig,
 )
-from dealer_station.croupier import SelfDrivingCroupier
 from dealer_station.station import Station
 from drivers.shoe.shuffled_shoe import shuffled_shoe
 from drivers.shoe.simulator import FramedShoeSimulator
@@ -124,6 +123,7 @@ def demo_config(
                 game="baccarat",
                 shoe=ShoeConfig(port=shoes["baccarat-1"]),
                 timers=timers,
+                self_driving=True,
             ),
             TableConfig(
                 id="blackjack-1",
@@ -131,12 +131,14 @@ def demo_config(
                 variant="standard-blackjack",
                 shoe=ShoeConfig(port=shoes["blackjack-1"]),
                 timers=timers,
+                self_driving=True,
             ),
             TableConfig(
                 id="roulette-1",
                 game="roulette",
                 camera=CameraConfig(source=str(wheel_video()), replay_on_spin=True),
                 timers=timers,
+                self_driving=True,
             ),
         ],
     )
@@ -166,23 +168,19 @@ async def run_demo(workdir: Path | None = None, http_port: int = 8080, seed: int
                 workdir, broker, http_port, {tid: sim.port for tid, sim in simulators.items()}
             )
             station = Station(config)
-            helpers = []
-            for i, (tid, actor) in enumerate(station.actors.items()):
-                sim = simulators.get(tid)
+            dealers = []
+            for tid, sim in simulators.items():
 
-                def reshuffle(sim: FramedShoeSimulator | None = sim, tid: str = tid) -> None:
-                    if sim is not None:
-                        sim.cards_left = shuffled_shoe(decks[tid], None)
+                def reshuffle(sim: FramedShoeSimulator = sim, decks: int = decks[tid]) -> None:
+                    sim.cards_left = shuffled_shoe(decks, None)
 
-                croupier = SelfDrivingCroupier(actor, seed=seed + i, on_shuffle=reshuffle)
-                helpers.append(asyncio.create_task(croupier.run()))
-                if sim is not None:
-                    helpers.append(asyncio.create_task(deal_when_green(sim, decks[tid])))
+                station.on_shuffle[tid] = reshuffle
+                dealers.append(asyncio.create_task(deal_when_green(sim, decks[tid])))
             _print_where_to_look(config, broker, workdir)
             try:
                 await station.run()
             finally:
-                for task in helpers:
+                for task in dealers:
                     task.cancel()
 
 

@@ -14,11 +14,13 @@ import asyncio
 import contextlib
 import logging
 import signal
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from dealer_station import sdnotify
 from dealer_station.actor import TableActor
 from dealer_station.config import StationConfig
+from dealer_station.croupier import SelfDrivingCroupier
 from dealer_station.journal import Journal
 from dealer_station.mqtt_publisher import TablePublisher
 from dealer_station.payloads import Topics
@@ -44,6 +46,9 @@ class Station:
         self.shoes: dict[str, ShoeBridge] = {}
         self.cameras: dict[str, CameraBridge] = {}
         self.stopped = asyncio.Event()
+        # What a self-driving table does when it shuffles: the demo reshuffles
+        # its simulated shoe too.
+        self.on_shuffle: dict[str, Callable[[], None]] = {}
 
     async def run(self) -> None:
         loop = asyncio.get_running_loop()
@@ -78,6 +83,9 @@ class Station:
                     camera = CameraBridge(actor, table_config.camera)
                     camera.start()
                     self.cameras[tid] = camera
+                if table_config.self_driving:
+                    croupier = SelfDrivingCroupier(actor, on_shuffle=self.on_shuffle.get(tid))
+                    tasks.append(asyncio.create_task(croupier.run(), name=f"croupier {tid}"))
             tasks.append(asyncio.create_task(sdnotify.run_watchdog(), name="watchdog"))
             sdnotify.ready()
             sdnotify.status(f"{len(self.actors)} tables running")
