@@ -56,6 +56,7 @@ class TablePublisher:
         self.acked_above: set[int] = set()
         self.retained: dict[str, str] = {}
         self.connects = 0
+        self.stopping = False
         protocol = mqtt.MQTTv5 if config.protocol == "5" else mqtt.MQTTv311
         self.client = mqtt.Client(
             CallbackAPIVersion.VERSION2, client_id=client_id, protocol=protocol
@@ -88,6 +89,7 @@ class TablePublisher:
 
     def stop(self) -> None:
         """A clean goodbye: ``offline`` retained, then disconnect."""
+        self.stopping = True
         if self.connected:
             info = self._publish_retained(
                 self.topics.status, self._availability("offline", "station stopped")
@@ -169,7 +171,7 @@ class TablePublisher:
         self._pump()
 
     def _disconnected(self, reason: str) -> None:
-        if self.connected:
+        if self.connected and not self.stopping:
             log.warning("table %s: broker connection lost: %s", self.actor.id, reason)
         self.connected = False
 

@@ -1,0 +1,105 @@
+"""A real Station running in a thread with its own event loop, driven from a
+synchronous test as the console or the game server would drive it."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+from types import TracebackType
+from typing import Any, Self
+
+from dealer_station.actor import Outcome, TableActor
+from dealer_station.config import StationConfig, parse_config
+from dealer_station.station import Station
+
+
+def config_for(text: str, journal: Path, broker_port: int) -> StationConfig:
+    return parse_config(
+        f'studio = "test"\nstation = "st"\njournal = "{journal}"\n'
+        f'[mqtt]\nhost = "127.0.0.1"\nport = {broker_port}\n' + text
+    )
+
+
+class StationThread:
+    def __init__(self, config: StationConfig) -> None:
+        self.config = config
+        self.loop = asyncio.new_event_loop()
+        self.station: Station | None = None
+        self.error: BaseException | None = None
+        self.thread = threading.Thread(target=self._run, name="station", daemon=True)
+
+    def _run(self) -> None:
+        asyncio.set_event_loop(self.loop)
+        try:
+            self.station = Station(self.config)
+            self.loop.run_until_complete(self.station.run())
+        except BaseException as exc:  # the test should see why the station died
+            self.error = exc
+        finally:
+            self.loop.close()
+
+    def __enter__(self) -> Self:
+        self.thread.start()
+        self.wait_until(
+            lambda: self.station is not None
+            and len(self.station.publishers) == len(self.config.tables)
+        )
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.stop()
+
+    def stop(self) -> None:
+        if self.thread.is_alive() and self.station is not None:
+            self.loop.call_soon_threadsafe(self.station.stopped.set)
+        self.thread.join(timeout=30)
+
+    def actor(self, table: str) -> TableActor:
+        assert self.station is not None
+        return self.station.actors[table]
+
+    def call(self, fn: Callable[[], Any]) -> Any:
+        """Run ``fn`` on the station's loop and return its result."""
+
+        async def wrapped() -> Any:
+            return fn()
+
+        return asyncio.run_coroutine_threadsafe(wrapped(), self.loop).result(timeout=10)
+
+    def command(self, table: str, event: Any, **kwargs: Any) -> Outcome:
+        future = asyncio.run_coroutine_threadsafe(
+            self.actor(table).command(kwargs.pop("source", "api"), event, **kwargs), self.loop
+        )
+        outcome: Outcome = future.result(timeout=10)
+        return outcome
+
+    def next_step(self, table: str) -> tuple[str, str]:
+        def step() -> tuple[str, str]:
+            state = self.actor(table).state
+            assert state is not None
+            s = state.next_step()
+            return s.kind, s.to
+
+        result: tuple[str, str] = self.call(step)
+        return result
+
+    def wait_until(self, predicate: Callable[[], bool], timeout: float = 15.0) -> None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.error is not None:
+                raise AssertionError(f"the station died: {self.error!r}") from self.error
+            if predicate():
+                return
+            time.sleep(0.01)
+        raise AssertionError("timed out waiting for the station")
+
+    def wait_for_step(self, table: str, kind: str, timeout: float = 15.0) -> None:
+        self.wait_until(lambda: self.next_step(table)[0] == kind, timeout)
