@@ -1,0 +1,71 @@
+"""The station's HTTP face: the API, the live feed, the console and the overlay.
+
+``create_app(station)`` builds it for a station that runs (or is about to run) in
+the same event loop: routes reach the tables through their actors' queues, so
+the tables keep one writer each. The OpenAPI document FastAPI publishes at
+``/openapi.json`` is the API's contract (docs/api.md).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.responses import JSONResponse, PlainTextResponse
+from fastapi.staticfiles import StaticFiles
+
+from dealer_station import __version__
+from dealer_station.api import live, pages, pit_boss, sessions, table_commands, tables
+from dealer_station.api.auth import Authority
+from dealer_station.api.commands import Refused, refused_response
+from dealer_station.api.context import Context, StationContext
+from dealer_station.api.feed import TableFeed
+from dealer_station.api.history import History
+from dealer_station.api.metrics import render
+from dealer_station.station import Station
+
+
+def create_app(station: Station) -> FastAPI:
+    app = FastAPI(
+        title="dealer station",
+        version=__version__,
+        description="One live-studio table's station: the croupier's console, the game "
+        "server's inputs, game recall. Roles and tokens: docs/api.md.",
+    )
+    feeds = {
+        table: TableFeed(actor, station.journal, station.publishers)
+        for table, actor in station.actors.items()
+    }
+    for feed in feeds.values():
+        feed.start()
+    app.state.context = StationContext(
+        station, Authority(station.config.auth), History(station.journal.path), feeds
+    )
+
+    @app.exception_handler(Refused)
+    async def refused(request: Request, exc: Refused) -> JSONResponse:
+        return refused_response(exc)
+
+    @app.get("/healthz", tags=["station"])
+    async def healthz(ctx: Context) -> dict[str, Any]:
+        """Alive, and how its links are: ``degraded`` when a broker link or a device is down."""
+        report: dict[str, Any] = {}
+        healthy = True
+        for table, actor in ctx.station.actors.items():
+            publisher = ctx.station.publishers.get(table)
+            broker = publisher is not None and publisher.connected
+            devices = {d: s for d, (s, _) in actor.devices.items()}
+            healthy &= broker and all(s == "online" for s in devices.values())
+            report[table] = {"broker": "online" if broker else "offline", **devices}
+        return {"status": "ok" if healthy else "degraded", "tables": report}
+
+    @app.get("/metrics", tags=["station"], response_class=PlainTextResponse)
+    async def metrics(ctx: Context) -> str:
+        """Prometheus text format: rounds, cards, refusals, alarms, MQTT link and
+        backlog, devices, the shoe link's counters."""
+        return render(ctx.station, ctx.feeds)
+
+    for module in (tables, table_commands, pit_boss, sessions, live, pages):
+        app.include_router(module.router)
+    app.mount("/static", StaticFiles(directory=pages.WEB), name="static")
+    return app

@@ -1,0 +1,224 @@
+"""The HTTP API's request and response bodies.
+
+Requests are checked here, field by field, before anything reaches a table: a
+malformed body is a 422 naming the field and is never journaled. What is left
+for the table to refuse (a bet above the limit, a hit on 21) is a game refusal:
+journaled, and answered 409 with the engine's reason.
+
+Money is a decimal string (``"12.50"``) or an integer, never a JSON float, as in
+the event contract (docs/events.md).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StrictInt
+
+from dealer_station.config import PersonName, Role
+from dealer_station.payloads import RoundEvent, RoundState, Stats
+
+
+class Body(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+CardCode = Annotated[
+    str,
+    Field(
+        pattern=r"^(?:10|[2-9TJQKAtjqka])[CDHScdhs]$",
+        description="rank then suit: AS, TD, 7H (10D is accepted)",
+        examples=["AS"],
+    ),
+]
+Money = (
+    Annotated[
+        str,
+        Field(pattern=r"^[0-9]{1,9}(?:\.[0-9]{1,4})?$", examples=["12.50"]),
+    ]
+    | Annotated[StrictInt, Field(ge=1, le=999_999_999)]
+)
+PlayerId = Annotated[
+    str,
+    Field(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9][A-Za-z0-9._:@-]*$"),
+]
+Spot = Annotated[
+    str,
+    Field(
+        pattern=r"^[a-z][a-z_]{0,31}$",
+        description="blackjack main, bet_behind, bonus_*; baccarat player, banker, tie, "
+        "player_pair, banker_pair; roulette bet types (docs/events.md)",
+    ),
+]
+BoxNumber = Annotated[StrictInt, Field(ge=1, le=16)]
+HandIndex = Annotated[StrictInt, Field(ge=0, le=7, description="counts from 0 inside the box")]
+Pocket = Annotated[StrictInt, Field(ge=0, le=36)]
+Why = Annotated[
+    str,
+    Field(min_length=3, max_length=500, description="the reason, as the pit boss gives it"),
+]
+RoundId = Annotated[str, Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9._:-]{0,63}$")]
+
+
+class OpenRound(Body):
+    round: RoundId | None = Field(None, description="the round's id; default <table>-<number>")
+
+
+class PlaceBet(Body):
+    player: PlayerId
+    spot: Spot
+    amount: Money
+    box: BoxNumber | None = Field(None, description="blackjack: the box")
+    numbers: list[Pocket] = Field(
+        default_factory=list,
+        max_length=6,
+        description="roulette: the numbers covered; column and dozen: [1|2|3]",
+    )
+
+
+class CancelBet(Body):
+    player: PlayerId
+    spot: Spot
+    box: BoxNumber | None = None
+    numbers: list[Pocket] = Field(default_factory=list, max_length=6)
+
+
+class PlayerDecision(Body):
+    box: BoxNumber
+    action: Literal["hit", "stand", "double", "split", "surrender", "stand_all"]
+    hand: HandIndex | None = Field(None, description="the hand due; default: whichever is due")
+    player: PlayerId | None = Field(None, description="who answers, when a box is shared")
+
+
+class OfferAnswer(Body):
+    box: BoxNumber
+    player: PlayerId
+    offer: Literal["insurance", "even_money"]
+    take: bool
+
+
+class CardBody(Body):
+    card: CardCode
+
+
+class WheelNumber(Body):
+    number: Pocket
+
+
+class PitVoid(Body):
+    why: Why
+
+
+class PitCard(Body):
+    card: CardCode
+    why: Why
+
+
+class PitWheelResult(Body):
+    number: Pocket
+    why: Why
+
+
+class PitRespin(Body):
+    why: Why
+
+
+class PinLogin(Body):
+    name: PersonName
+    pin: Annotated[str, Field(pattern=r"^[0-9]{4,12}$")]
+
+
+# -- responses --------------------------------------------------------------------------------
+
+
+class Accepted(BaseModel):
+    seq: int = Field(description="the journal's sequence number of this input")
+    outputs: list[dict[str, Any]] = Field(description="what the input did (docs/events.md)")
+    state: RoundState | None
+
+
+class Refusal(BaseModel):
+    reason: str = Field(description="the engine's machine-readable reason (docs/events.md)")
+    detail: str
+    seq: int | None = Field(None, description="the journal's sequence number of the refused input")
+
+
+class Problem(BaseModel):
+    detail: str
+
+
+class Session(BaseModel):
+    token: str
+    name: str
+    role: Role
+    expires_in: float
+
+
+class WhoAmI(BaseModel):
+    name: str
+    role: Role
+
+
+class Device(BaseModel):
+    state: Literal["online", "offline"]
+    since: str
+
+
+class Broker(BaseModel):
+    connected: bool
+    backlog: int = Field(description="round events journaled, not yet acknowledged by the broker")
+
+
+class Timer(BaseModel):
+    ends_at: str
+    on_expiry: str = Field(description="what the station does when the time is up")
+
+
+class TableSummary(BaseModel):
+    table: str
+    game: str
+    variant: str | None
+    round: str | None
+    action: str | None
+
+
+class TableNow(BaseModel):
+    table: str
+    game: str
+    state: RoundState | None
+    timer: Timer | None
+    devices: dict[str, Device]
+    broker: Broker | None
+    stats: Stats | None
+
+
+class JournalEntry(BaseModel):
+    seq: int
+    at: str
+    source: str
+    kind: str
+    body: dict[str, Any]
+    status: str
+    reason: str | None
+    detail: str | None
+    by: str | None
+    why: str | None
+
+
+class RoundSummary(BaseModel):
+    round: str
+    opened_at: str
+    status: Literal["open", "settled", "void"]
+    settled_at: str | None
+    settlement: dict[str, Any] | None
+
+
+class RoundHistory(RoundSummary):
+    table: str
+    inputs: list[JournalEntry] = Field(description="every input journaled in the round")
+    events: list[RoundEvent] = Field(description="every round event published for it")
+
+
+class RoundList(BaseModel):
+    rounds: list[RoundSummary]
+    before: int | None = Field(None, description="pass as ?before= for the next, older page")

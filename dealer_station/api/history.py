@@ -1,0 +1,161 @@
+"""Game recall: rounds read back from the journal.
+
+A round is found by its ``round_opened`` message in the outbox; its story is
+every journal record from the input that opened it to the one that settled it
+(cards, decisions, refusals, device notes, who did what and why), and every
+round event published for it. Queries run in a worker thread on their own
+read-only connection: a long recall never holds up the loop the tables run on.
+SQLite in WAL mode lets that reader run beside the station's one writer.
+
+Round ids are unique per table by construction unless a game server chose one
+twice or the table's counter restarted with a new variant; then the latest
+round of that id is the one shown.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from dealer_station.api.bodies import JournalEntry, RoundHistory, RoundList, RoundSummary
+from dealer_station.payloads import RoundEvent
+
+# The exact type is checked with json_extract; instr() is a cheap first cut.
+_OF_TYPE = "instr(payload, ?) > 0 AND json_extract(payload, '$.type') = ?"
+
+
+@contextmanager
+def _reader(path: Path) -> Iterator[sqlite3.Connection]:
+    db = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+    try:
+        yield db
+    finally:
+        db.close()
+
+
+def _type_args(kind: str) -> tuple[str, str]:
+    return (f'"type":"{kind}"', kind)
+
+
+def _end_of(db: sqlite3.Connection, table: str, round_id: str, after: int) -> Any:
+    return db.execute(
+        "SELECT msg_seq, journal_seq, payload FROM outbox WHERE table_id = ? AND msg_seq > ?"
+        f" AND {_OF_TYPE} AND json_extract(payload, '$.round') = ? ORDER BY msg_seq LIMIT 1",
+        (table, after, *_type_args("round_settled"), round_id),
+    ).fetchone()
+
+
+def _summary(opened: dict[str, Any], settled: dict[str, Any] | None) -> RoundSummary:
+    data = settled["data"] if settled else None
+    status = "open" if data is None else "void" if data.get("voided") else "settled"
+    return RoundSummary(
+        round=opened["round"],
+        opened_at=opened["at"],
+        status=status,
+        settled_at=settled["at"] if settled else None,
+        settlement=data,
+    )
+
+
+def list_rounds(path: Path, table: str, limit: int, before: int | None) -> RoundList:
+    with _reader(path) as db:
+        rows = db.execute(
+            f"SELECT msg_seq, payload FROM outbox WHERE table_id = ? AND msg_seq < ?"
+            f" AND {_OF_TYPE} ORDER BY msg_seq DESC LIMIT ?",
+            (table, before if before is not None else 2**62, *_type_args("round_opened"), limit),
+        ).fetchall()
+        rounds = []
+        for msg_seq, payload in rows:
+            opened = json.loads(payload)
+            end = _end_of(db, table, opened["round"], msg_seq)
+            rounds.append(_summary(opened, json.loads(end[2]) if end else None))
+    more = len(rows) == limit
+    return RoundList(rounds=rounds, before=rows[-1][0] if more else None)
+
+
+def round_history(path: Path, table: str, round_id: str) -> RoundHistory | None:
+    with _reader(path) as db:
+        start = db.execute(
+            f"SELECT msg_seq, journal_seq, payload FROM outbox WHERE table_id = ? AND {_OF_TYPE}"
+            " AND json_extract(payload, '$.round') = ? ORDER BY msg_seq DESC LIMIT 1",
+            (table, *_type_args("round_opened"), round_id),
+        ).fetchone()
+        if start is None:
+            return None
+        first_msg, first_seq, payload = start
+        end = _end_of(db, table, round_id, first_msg)
+        last_msg, last_seq = (end[0], end[1]) if end else (2**62, 2**62)
+        records = db.execute(
+            "SELECT seq, at, source, kind, body, status, reason, detail, by, why FROM journal"
+            " WHERE table_id = ? AND seq BETWEEN ? AND ? ORDER BY seq",
+            (table, first_seq, last_seq),
+        ).fetchall()
+        events = db.execute(
+            "SELECT payload FROM outbox WHERE table_id = ? AND msg_seq BETWEEN ? AND ?"
+            " AND json_extract(payload, '$.round') = ? ORDER BY msg_seq",
+            (table, first_msg, last_msg, round_id),
+        ).fetchall()
+    summary = _summary(json.loads(payload), json.loads(end[2]) if end else None)
+    return RoundHistory(
+        **summary.model_dump(),
+        table=table,
+        inputs=[
+            JournalEntry(
+                seq=seq,
+                at=at,
+                source=source,
+                kind=kind,
+                body=json.loads(body),
+                status=status,
+                reason=reason,
+                detail=detail,
+                by=by,
+                why=why,
+            )
+            for seq, at, source, kind, body, status, reason, detail, by, why in records
+        ],
+        events=[RoundEvent.model_validate_json(row[0]) for row in events],
+    )
+
+
+def round_exists(path: Path, table: str, round_id: str) -> bool:
+    with _reader(path) as db:
+        row = db.execute(
+            f"SELECT 1 FROM outbox WHERE table_id = ? AND {_OF_TYPE}"
+            " AND json_extract(payload, '$.round') = ? LIMIT 1",
+            (table, *_type_args("round_opened"), round_id),
+        ).fetchone()
+    return row is not None
+
+
+def current_round_start(path: Path, table: str) -> int:
+    """The msg_seq of the table's last ``round_opened`` (0 when none): where the
+    live feed starts replaying the round in play."""
+    with _reader(path) as db:
+        row = db.execute(
+            f"SELECT msg_seq FROM outbox WHERE table_id = ? AND {_OF_TYPE}"
+            " ORDER BY msg_seq DESC LIMIT 1",
+            (table, *_type_args("round_opened")),
+        ).fetchone()
+    return int(row[0]) if row else 0
+
+
+class History:
+    """The queries above, each in a worker thread."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    async def rounds(self, table: str, limit: int, before: int | None) -> RoundList:
+        return await asyncio.to_thread(list_rounds, self.path, table, limit, before)
+
+    async def round(self, table: str, round_id: str) -> RoundHistory | None:
+        return await asyncio.to_thread(round_history, self.path, table, round_id)
+
+    async def exists(self, table: str, round_id: str) -> bool:
+        return await asyncio.to_thread(round_exists, self.path, table, round_id)

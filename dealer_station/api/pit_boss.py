@@ -1,0 +1,55 @@
+"""What a pit boss does when something went wrong, each journaled with the pit
+boss's name and the reason given: void a round (every stake returned), enter a
+card by hand after an unread card, burn a card drawn out of turn (a misdeal),
+confirm a wheel result or order a re-spin."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Depends, status
+
+from dealer_station.actor import Alarm
+from dealer_station.api.auth import Principal
+from dealer_station.api.bodies import Accepted, PitCard, PitRespin, PitVoid, PitWheelResult
+from dealer_station.api.commands import REFUSALS, send
+from dealer_station.api.context import Table, allow
+
+router = APIRouter(prefix="/tables/{table}/pit-boss", tags=["pit boss"], responses=REFUSALS)
+
+PitBoss = Annotated[Principal, Depends(allow("pit_boss"))]
+
+
+@router.post("/void", response_model=Accepted)
+async def void(principal: PitBoss, actor: Table, body: PitVoid) -> Accepted:
+    return await send(actor, principal, {"type": "void", "reason": body.why}, why=body.why)
+
+
+@router.post("/card", response_model=Accepted)
+async def manual_card(principal: PitBoss, actor: Table, body: PitCard) -> Accepted:
+    """The card that passed the scanner unread, entered by hand."""
+    return await send(actor, principal, {"type": "manual_card", "card": body.card}, why=body.why)
+
+
+@router.post("/burn", response_model=Accepted)
+async def correct_misdeal(principal: PitBoss, actor: Table, body: PitCard) -> Accepted:
+    """A card drawn when none was due (the table refused it as a misdeal) leaves
+    the shoe's composition as a burn card."""
+    return await send(actor, principal, {"type": "burn", "card": body.card}, why=body.why)
+
+
+@router.post("/wheel-result", response_model=Accepted)
+async def confirm_wheel(principal: PitBoss, actor: Table, body: PitWheelResult) -> Accepted:
+    """The winning number as the pit boss confirms it (a result the camera was not
+    sure of, or the camera is offline)."""
+    event = {"type": "wheel_result", "number": body.number}
+    return await send(actor, principal, event, why=body.why)
+
+
+@router.post("/respin", status_code=status.HTTP_202_ACCEPTED)
+async def respin(principal: PitBoss, actor: Table, body: PitRespin) -> dict[str, str]:
+    """Reject the wheel's result: the ball is spun again. The round keeps waiting
+    for its result; the console shows the order as an alarm until the round ends."""
+    message = f"RE-SPIN ordered by {principal.name}: {body.why}"
+    actor.submit(Alarm("respin", message, "pit_boss"))
+    return {"alarm": "respin", "message": message}

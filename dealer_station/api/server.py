@@ -1,0 +1,62 @@
+"""Serving the app with uvicorn inside the station's event loop."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import socket
+from collections.abc import Iterator
+
+import uvicorn
+
+from dealer_station.api.app import create_app
+from dealer_station.station import Station
+
+log = logging.getLogger(__name__)
+
+
+class _Server(uvicorn.Server):
+    @contextlib.contextmanager
+    def capture_signals(self) -> Iterator[None]:
+        # The station owns SIGTERM and SIGINT and stops the HTTP server itself.
+        yield
+
+
+def urls(station: Station) -> dict[str, str]:
+    """The console and overlay of every table, as a person would open them."""
+    http = station.config.http
+    host = "localhost" if http.host in ("0.0.0.0", "::", "127.0.0.1") else http.host
+    base = f"http://{host}:{http.port}"
+    out = {"api": f"{base}/docs"}
+    for table in station.actors:
+        out[f"{table} console"] = f"{base}/console/{table}"
+        out[f"{table} overlay"] = f"{base}/overlay/{table}"
+    return out
+
+
+async def serve_http(station: Station, sock: socket.socket | None = None) -> None:
+    """Serve until cancelled; then close connections and return. ``sock``: a
+    socket already bound (tests bind port 0 and read the port back)."""
+    http = station.config.http
+    config = uvicorn.Config(
+        create_app(station),
+        host=http.host,
+        port=http.port,
+        log_level="warning",
+        lifespan="off",
+        timeout_graceful_shutdown=2,
+    )
+    server = _Server(config)
+    for name, url in urls(station).items():
+        log.info("%s: %s", name, url)
+    serving = asyncio.create_task(server.serve(sockets=[sock] if sock else None))
+    try:
+        await asyncio.shield(serving)
+    except SystemExit:
+        # uvicorn exits the process when it cannot listen: say why instead.
+        raise RuntimeError(f"the HTTP server could not listen on {http.host}:{http.port}") from None
+    finally:
+        server.should_exit = True
+        with contextlib.suppress(SystemExit):
+            await serving

@@ -1,0 +1,115 @@
+"""The croupier's buttons and the game server's calls.
+
+Croupier (the console at the table): open bets, no more bets, deal, new shoe,
+shuffle, burn, confirm the wheel's result. Game server: open and close betting,
+bets and their cancellation, decisions, insurance and even money. A pit boss
+may press every croupier button too.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Body, Depends
+
+from dealer_station.api.auth import Principal
+from dealer_station.api.bodies import (
+    Accepted,
+    CancelBet,
+    CardBody,
+    OfferAnswer,
+    OpenRound,
+    PlaceBet,
+    PlayerDecision,
+    Refusal,
+    WheelNumber,
+)
+from dealer_station.api.commands import REFUSALS, Refused, send, without_none
+from dealer_station.api.context import Context, Table, allow
+
+router = APIRouter(tags=["table inputs"], responses=REFUSALS)
+
+Dealer = Annotated[Principal, Depends(allow("croupier", "pit_boss"))]
+Window = Annotated[Principal, Depends(allow("croupier", "pit_boss", "game_server"))]
+GameServer = Annotated[Principal, Depends(allow("game_server"))]
+
+
+@router.post("/tables/{table}/round/open", response_model=Accepted)
+async def open_round(
+    principal: Window,
+    actor: Table,
+    ctx: Context,
+    body: Annotated[OpenRound | None, Body()] = None,
+) -> Accepted:
+    """Open a round and its betting window ("OPEN BETS")."""
+    round_id = body.round if body else None
+    if round_id is not None and await ctx.history.exists(actor.id, round_id):
+        # Game recall finds a round by its id: one id, one round.
+        raise Refused(Refusal(reason="round_id_taken", detail=f"round {round_id!r} exists"))
+    return await send(actor, principal, without_none(type="round_open", round=round_id))
+
+
+@router.post("/tables/{table}/round/close-bets", response_model=Accepted)
+async def close_bets(principal: Window, actor: Table) -> Accepted:
+    """ "No more bets"."""
+    return await send(actor, principal, {"type": "bets_closed"})
+
+
+@router.post("/tables/{table}/round/deal", response_model=Accepted)
+async def deal(principal: Dealer, actor: Table) -> Accepted:
+    """Go on dealing: closes the betting window, or the insurance offer while one is
+    open. Anything else is refused by the table (``betting_closed``, ``no_round``)."""
+    step = actor.state.next_step().kind if actor.state else ""
+    event = "insurance_closed" if step == "insurance" else "bets_closed"
+    return await send(actor, principal, {"type": event})
+
+
+@router.post("/tables/{table}/shoe/new", response_model=Accepted)
+async def new_shoe(principal: Dealer, actor: Table) -> Accepted:
+    return await send(actor, principal, {"type": "new_shoe"})
+
+
+@router.post("/tables/{table}/shoe/shuffle", response_model=Accepted)
+async def shuffle(principal: Dealer, actor: Table) -> Accepted:
+    return await send(actor, principal, {"type": "shuffle"})
+
+
+@router.post("/tables/{table}/shoe/burn", response_model=Accepted)
+async def burn(principal: Dealer, actor: Table, body: CardBody) -> Accepted:
+    """A card burned by hand (the shoe reports its own burn cards)."""
+    return await send(actor, principal, {"type": "burn", "card": body.card})
+
+
+@router.post("/tables/{table}/wheel/result", response_model=Accepted)
+async def wheel_result(principal: Dealer, actor: Table, body: WheelNumber) -> Accepted:
+    """The croupier confirms the winning number."""
+    return await send(actor, principal, {"type": "wheel_result", "number": body.number})
+
+
+@router.post("/tables/{table}/bets", response_model=Accepted)
+async def place_bet(principal: GameServer, actor: Table, body: PlaceBet) -> Accepted:
+    """A bet (adds to the player's stake on that spot). Bet Behind is spot
+    ``bet_behind`` on a seated box."""
+    event = without_none(type="bet", **body.model_dump())
+    event["amount"] = str(body.amount)
+    return await send(actor, principal, event)
+
+
+@router.post("/tables/{table}/bets/cancel", response_model=Accepted)
+async def cancel_bet(principal: GameServer, actor: Table, body: CancelBet) -> Accepted:
+    return await send(actor, principal, without_none(type="bet_cancel", **body.model_dump()))
+
+
+@router.post("/tables/{table}/decisions", response_model=Accepted)
+async def decide(principal: GameServer, actor: Table, body: PlayerDecision) -> Accepted:
+    """A blackjack decision for the hand due. The state's ``timer`` says when the
+    decision times out and what the station does then (stand)."""
+    return await send(actor, principal, without_none(type="decision", **body.model_dump()))
+
+
+@router.post("/tables/{table}/offers", response_model=Accepted)
+async def answer_offer(principal: GameServer, actor: Table, body: OfferAnswer) -> Accepted:
+    """Take or decline insurance or even money."""
+    action = body.offer if body.take else f"no_{body.offer}"
+    event = {"type": "decision", "box": body.box, "action": action, "player": body.player}
+    return await send(actor, principal, event)

@@ -1,0 +1,97 @@
+"""Reading a table: what it looks like now, its rounds, one round's whole story."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Depends, HTTPException, Query, status
+
+from dealer_station.actor import TableActor
+from dealer_station.api.auth import Principal
+from dealer_station.api.bodies import (
+    Broker,
+    Device,
+    RoundHistory,
+    RoundList,
+    TableNow,
+    TableSummary,
+    Timer,
+)
+from dealer_station.api.commands import REFUSALS
+from dealer_station.api.context import ALL_ROLES, Context, Table, allow
+from dealer_station.station import Station
+
+router = APIRouter(tags=["tables"], responses={k: REFUSALS[k] for k in (401, 403, 404)})
+
+Reader = Annotated[Principal, Depends(allow(*ALL_ROLES))]
+Recall = Annotated[Principal, Depends(allow("pit_boss", "game_server"))]
+
+# What the station does when the table's timer runs out (dealer_station/actor.py).
+ON_EXPIRY = {
+    "bets": "bets_closed: no more bets",
+    "insurance": "insurance_closed: whoever has not answered declined",
+    "decision": "stand",
+}
+
+
+def table_now(station: Station, actor: TableActor) -> TableNow:
+    state = actor.round_state()
+    timer = None
+    if state is not None and "ends_at" in state.next:
+        timer = Timer(ends_at=state.next["ends_at"], on_expiry=ON_EXPIRY[state.next["kind"]])
+    publisher = station.publishers.get(actor.id)
+    return TableNow(
+        table=actor.id,
+        game=actor.config.game,
+        state=state,
+        timer=timer,
+        devices={d: Device(state=s, since=at) for d, (s, at) in actor.devices.items()},
+        broker=Broker(connected=publisher.connected, backlog=publisher.backlog)
+        if publisher
+        else None,
+        stats=actor.stats(),
+    )
+
+
+@router.get("/tables", response_model=list[TableSummary])
+async def list_tables(principal: Reader, ctx: Context) -> list[TableSummary]:
+    out = []
+    for actor in ctx.station.actors.values():
+        state = actor.round_state()
+        out.append(
+            TableSummary(
+                table=actor.id,
+                game=actor.config.game,
+                variant=state.variant if state else actor.config.variant,
+                round=state.round if state else None,
+                action=state.action if state else None,
+            )
+        )
+    return out
+
+
+@router.get("/tables/{table}/state", response_model=TableNow)
+async def get_state(principal: Reader, actor: Table, ctx: Context) -> TableNow:
+    """The table now: phase, next action, cards and totals, timer, devices, broker, stats."""
+    return table_now(ctx.station, actor)
+
+
+@router.get("/tables/{table}/rounds", response_model=RoundList)
+async def list_rounds(
+    principal: Recall,
+    actor: Table,
+    ctx: Context,
+    limit: Annotated[int, Query(ge=1, le=200)] = 50,
+    before: Annotated[int | None, Query(ge=1, description="a page's `before`")] = None,
+) -> RoundList:
+    """The table's rounds, newest first."""
+    return await ctx.history.rounds(actor.id, limit, before)
+
+
+@router.get("/tables/{table}/rounds/{round_id}", response_model=RoundHistory)
+async def get_round(principal: Recall, actor: Table, ctx: Context, round_id: str) -> RoundHistory:
+    """Game recall: every input, card and decision of the round, and its settlement."""
+    found = await ctx.history.round(actor.id, round_id)
+    if found is None:
+        raise HTTPException(status.HTTP_404_NOT_FOUND, f"no round {round_id!r} at {actor.id}")
+    return found

@@ -1,0 +1,453 @@
+"use strict";
+// The croupier's console: the table as the station sees it, live, and the
+// croupier's and pit boss's buttons. Every button is one API call; the station
+// decides, and a refusal is shown with its reason.
+
+const T = DS.table;
+const TOKEN_KEY = "ds-console-token";
+const $ = (id) => document.getElementById(id);
+const { el } = DS;
+
+let consoleToken = DS.token(TOKEN_KEY);
+let pit = null; // a pit boss's PIN session: { token, name, until }
+const live = {
+  state: null, stats: null, result: null, station: null, feed: "connecting",
+  devices: {}, events: [], offset: 0,
+};
+
+// -- talking to the station ------------------------------------------------------------
+
+async function request(method, path, body, token) {
+  const headers = { Authorization: `Bearer ${token || ""}` };
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  const response = await fetch(path, {
+    method, headers, body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  let data = null;
+  try { data = await response.json(); } catch (e) { data = null; }
+  return { status: response.status, data };
+}
+
+const REASON_WORDS = {
+  betting_closed: "Betting is closed",
+  no_round: "No round is open: OPEN BETS first",
+  round_in_progress: "A round is in play: finish or void it first",
+  shuffle_due: "The cut card is out: SHUFFLE first",
+  misdeal: "No card is due",
+  round_held: "The round holds: pit boss",
+  no_shoe: "This game has no shoe",
+  impossible_card: "That card cannot be in this shoe",
+};
+
+function explain(result) {
+  const d = result.data || {};
+  if (result.status === 409) return `REFUSED: ${REASON_WORDS[d.reason] || d.reason} (${d.detail || d.reason})`;
+  if (result.status === 422) {
+    const fields = (d.detail || []).map((e) => (e.loc || []).slice(1).join(".")).join(", ");
+    return `NOT SENT: check ${fields || "the input"}`;
+  }
+  if (result.status === 403) return "NOT ALLOWED FOR THIS LOGIN";
+  if (result.status === 401) return "LOGIN NEEDED";
+  return `ERROR ${result.status}`;
+}
+
+async function command(path, body, asPitBoss) {
+  const token = asPitBoss ? pit && pit.token : consoleToken;
+  const result = await request("POST", `/tables/${encodeURIComponent(T)}${path}`, body, token);
+  if (result.status === 200 || result.status === 202) {
+    toast("DONE", "ok");
+    return true;
+  }
+  if (result.status === 401 && asPitBoss) {
+    pit = null;
+    toast("PIN SESSION ENDED: ENTER THE PIN AGAIN", "bad");
+    return false;
+  }
+  if (result.status === 401) askToken();
+  toast(explain(result), "bad");
+  return false;
+}
+
+let toastTimer = 0;
+function toast(text, kind) {
+  const t = $("toast");
+  t.textContent = text;
+  t.className = `show ${kind}`;
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => { t.className = ""; }, kind === "bad" ? 6000 : 2000);
+}
+
+// -- the live feed ----------------------------------------------------------------------
+
+function onMessage(topic, payload) {
+  if (topic === "round/state") live.state = payload;
+  else if (topic === "result") live.result = payload;
+  else if (topic === "stats") live.stats = payload.stats;
+  else if (topic.startsWith("device/")) live.devices[topic.slice(7)] = payload.state;
+  else if (topic === "station") {
+    live.station = payload;
+    live.offset = Date.parse(payload.at) - Date.now();
+  } else if (topic === "round/event") {
+    if (payload.type === "round_opened") live.events = [];
+    live.events.push(payload);
+  }
+  schedule();
+}
+
+function onStatus(status) {
+  live.feed = status;
+  if (status === "unauthorized") askToken();
+  schedule();
+}
+
+let drawing = false;
+function schedule() {
+  if (drawing) return;
+  drawing = true;
+  requestAnimationFrame(() => { drawing = false; render(); });
+}
+
+// -- drawing ------------------------------------------------------------------------------
+
+function render() {
+  const s = live.state;
+  document.body.classList.toggle("stale", live.feed !== "live");
+  $("table-id").textContent = T;
+  $("game").textContent = s ? `${s.game.toUpperCase()} · ${s.variant}` : "";
+  $("round").textContent = s && s.round ? `ROUND ${s.round}` : "";
+  dev("dev-feed", live.feed === "live", live.feed === "live" ? "LIVE" : "STALE");
+  dev("dev-shoe", live.devices.shoe === "online", "SHOE", live.devices.shoe === undefined);
+  dev("dev-camera", live.devices.camera === "online", "CAMERA", live.devices.camera === undefined);
+  dev("dev-broker", live.station && live.station.broker === "online", "BROKER");
+  $("shoe-left").textContent = s && s.shoe ? `${s.shoe.cards_left} CARDS${s.shoe.cut_card_out ? " · CUT CARD OUT" : ""}` : "";
+  if (!s) return;
+  document.body.dataset.game = s.game;
+  renderBanner(s);
+  renderAlarms(s);
+  const view = $("view");
+  const side = $("side");
+  view.replaceChildren();
+  side.replaceChildren();
+  if (s.game === "baccarat") renderBaccarat(s, view, side);
+  else if (s.game === "blackjack") renderBlackjack(s, view, side);
+  else renderRoulette(s, view, side);
+  for (const b of document.querySelectorAll("#buttons button")) {
+    const games = b.dataset.games;
+    b.hidden = games !== "all" && !games.split(" ").includes(s.game);
+    b.classList.toggle("suggested", suggested(s).includes(b.dataset.do));
+  }
+}
+
+function dev(id, ok, text, absent) {
+  const d = $(id);
+  d.textContent = text;
+  d.className = `dev ${absent ? "absent" : ok ? "ok" : "down"}`;
+  d.hidden = !!absent && id !== "dev-feed";
+}
+
+function suggested(s) {
+  const kind = s.next.kind;
+  if (kind === "round_open" || kind === "settled") return ["open"];
+  if (kind === "bets") return ["close"];
+  if (kind === "insurance") return ["deal"];
+  if (kind === "wheel") return ["result"];
+  if (kind === "shuffle") return ["shuffle"];
+  if (kind === "pit_boss") return ["pit"];
+  return [];
+}
+
+function renderBanner(s) {
+  const banner = $("banner");
+  banner.dataset.kind = s.next.kind;
+  let action = s.action;
+  const respin = s.next.kind === "wheel" && s.alarms.find((a) => /^RE-SPIN/i.test(a.message));
+  if (respin) action = respin.message.toUpperCase();
+  if (s.next.kind === "settled" && live.result && live.result.round === s.round) {
+    action = DS.verdict(live.result, s.game);
+  }
+  $("action").textContent = action;
+  const options = $("options");
+  options.replaceChildren();
+  if (s.next.kind === "decision" || s.next.kind === "insurance") {
+    options.append(el("span", "due", s.next.to.toUpperCase()));
+    for (const o of s.next.options || []) options.append(el("span", "opt", o.replace("_", " ").toUpperCase()));
+  }
+  tick();
+}
+
+function tick() {
+  const s = live.state;
+  const c = $("countdown");
+  if (!s || !s.next.ends_at) { c.textContent = ""; return; }
+  const left = Math.max(0, Math.ceil((Date.parse(s.next.ends_at) - (Date.now() + live.offset)) / 1000));
+  c.textContent = `${left}s`;
+  c.classList.toggle("low", left <= 3);
+}
+setInterval(tick, 250);
+
+function renderAlarms(s) {
+  const box = $("alarms");
+  box.replaceChildren();
+  for (const a of s.alarms) {
+    const item = el("div", "alarm");
+    item.append(el("b", "", a.code.replaceAll("_", " ").toUpperCase()), el("span", "", a.message));
+    box.append(item);
+  }
+}
+
+function renderBaccarat(s, view, side) {
+  const v = s.view || { player: { cards: [], score: 0 }, banker: { cards: [], score: 0 } };
+  const due = s.next.kind === "card" ? s.next.to : "";
+  const sides = el("div", "baccarat");
+  for (const name of ["player", "banker"]) {
+    const panel = el("div", `side ${name}${due === name ? " due" : ""}`);
+    panel.append(el("h2", "", name.toUpperCase()), DS.cards(v[name].cards));
+    panel.append(el("div", "score", v[name].cards.length ? String(v[name].score) : "–"));
+    sides.append(panel);
+  }
+  view.append(sides);
+  side.append(DS.roads(live.stats, 16));
+}
+
+function decisionsOf(box) {
+  return live.events.filter((e) => e.type === "decision" && e.data.box === box);
+}
+
+function renderBlackjack(s, view, side) {
+  const v = s.view;
+  const due = s.next.to || "";
+  const dealer = el("div", `dealer${due === "dealer" ? " due" : ""}`);
+  dealer.append(el("h2", "", "DEALER"));
+  if (v) dealer.append(DS.cards(v.dealer.cards), el("div", "total", DS.total(v.dealer)));
+  view.append(dealer);
+  const boxes = el("div", "boxes");
+  for (const b of (v && v.boxes) || []) {
+    const box = el("div", `box${due.startsWith(`box ${b.box} `) ? " due" : ""}`);
+    const head = el("div", "box-head");
+    head.append(el("b", "", `BOX ${b.box}`), el("span", "", `${b.seated || ""} · ${b.stake}`));
+    if (b.behind !== "0") head.append(el("span", "behind", `BEHIND ${b.behind}`));
+    box.append(head);
+    b.hands.forEach((h, i) => {
+      const hand = el("div", `hand ${h.status}${due === `box ${b.box} hand ${i}` ? " due" : ""}`);
+      if (b.hands.length > 1) hand.append(el("span", "hand-no", `HAND ${i + 1}`));
+      hand.append(DS.cards(h.cards));
+      const label = h.status === "playing" ? DS.total(h) : `${DS.total(h)} ${h.status.toUpperCase()}`;
+      hand.append(el("div", "total", `${label}${h.doubled ? " · DOUBLED" : ""}`));
+      box.append(hand);
+    });
+    const said = el("div", "said");
+    for (const d of decisionsOf(b.box)) said.append(el("span", "said-one", d.data.action.replaceAll("_", " ").toUpperCase()));
+    box.append(said);
+    boxes.append(box);
+  }
+  view.append(boxes);
+  side.append(el("h3", "", "DECISIONS"));
+  const list = el("ol", "decisions");
+  for (const d of live.events.filter((e) => e.type === "decision").slice(-12).reverse()) {
+    const who = d.data.hand !== undefined ? `BOX ${d.data.box} HAND ${d.data.hand + 1}` : `BOX ${d.data.box} ${d.data.player || ""}`;
+    list.append(el("li", "", `${who}: ${d.data.action.replaceAll("_", " ").toUpperCase()} (${d.source})`));
+  }
+  side.append(list);
+}
+
+function renderRoulette(s, view, side) {
+  const v = s.view || {};
+  const wheel = el("div", "wheel");
+  if (v.number !== undefined) wheel.append(DS.pocket(v.number, v.colour, "big"));
+  else wheel.append(el("div", "bets", `${v.bets || 0} BETS`));
+  view.append(wheel);
+  const st = live.stats;
+  if (!st) return;
+  side.append(el("h3", "", "LAST RESULTS"));
+  const last = el("div", "last");
+  for (const r of st.last) last.append(DS.pocket(r.number, r.colour));
+  side.append(last, el("h3", "", "HOT"));
+  const hot = el("div", "last");
+  for (const h of st.hot) hot.append(DS.pocket(h.number, "", "hot"));
+  side.append(hot, el("h3", "", "COLD"));
+  const cold = el("div", "last");
+  for (const c of st.cold) cold.append(DS.pocket(c.number, "", "cold"));
+  side.append(cold);
+}
+
+// -- dialogs --------------------------------------------------------------------------------
+
+const modal = $("modal");
+function dialog(title, build) {
+  const body = $("modal-body");
+  body.replaceChildren(el("h2", "", title));
+  build(body);
+  const close = el("button", "close", "CANCEL");
+  close.type = "button";
+  close.append(el("kbd", "", "Esc"));
+  close.onclick = () => modal.close();
+  body.append(close);
+  if (!modal.open) modal.showModal();
+}
+
+function button(label, key, action, cls) {
+  const b = el("button", cls || "");
+  b.type = "button";
+  b.append(el("b", "", label));
+  if (key) { b.append(el("kbd", "", key.toUpperCase())); b.dataset.key = key; }
+  b.onclick = action;
+  return b;
+}
+
+function pickCard(title, then) {
+  let rank = "";
+  let suit = "";
+  dialog(title, (body) => {
+    const shown = el("div", "picked", "?");
+    const ok = button("OK", "enter", () => then(rank + suit), "primary");
+    ok.disabled = true;
+    const update = () => {
+      shown.replaceChildren(rank && suit ? DS.card(rank + suit) : el("span", "", `${rank === "T" ? "10" : rank}${suit}` || "?"));
+      ok.disabled = !(rank && suit);
+    };
+    const ranks = el("div", "pad ranks");
+    for (const r of ["A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K"]) {
+      ranks.append(button(r === "T" ? "10" : r, null, () => { rank = r; update(); }));
+    }
+    const suits = el("div", "pad suits");
+    for (const [code, sym] of [["S", "\u2660"], ["H", "\u2665"], ["D", "\u2666"], ["C", "\u2663"]]) {
+      suits.append(button(sym, null, () => { suit = code; update(); }, code === "H" || code === "D" ? "red" : ""));
+    }
+    body.append(shown, ranks, suits, ok);
+  });
+}
+
+function pickNumber(title, then) {
+  const reds = new Set([1, 3, 5, 7, 9, 12, 14, 16, 18, 19, 21, 23, 25, 27, 30, 32, 34, 36]);
+  dialog(title, (body) => {
+    const pad = el("div", "pad numbers");
+    for (let n = 0; n <= 36; n++) {
+      pad.append(button(String(n), null, () => then(n), n === 0 ? "green" : reds.has(n) ? "red" : "black"));
+    }
+    body.append(pad);
+  });
+}
+
+const REASONS = {
+  void: ["Shoe or scanner fault", "Misdeal: cards out of order", "Dealer error", "Game server fault"],
+  card: ["Card unread by the scanner"],
+  burn: ["Card drawn when none was due"],
+  wheel: ["Camera unsure: number checked", "Camera offline: number checked"],
+  respin: ["Ball off the track", "Too few revolutions", "Ball spun the wrong way"],
+};
+
+function askReason(kind, then) {
+  dialog("WHY?", (body) => {
+    const list = el("div", "reasons");
+    for (const r of REASONS[kind]) list.append(button(r.toUpperCase(), null, () => then(r)));
+    const input = el("input", "why");
+    input.placeholder = "or type the reason";
+    input.id = "why-text";
+    const go = button("OK", "enter", () => { if (input.value.trim().length >= 3) then(input.value.trim()); }, "primary");
+    body.append(list, input, go);
+  });
+}
+
+async function pitAction(path, body) {
+  if (await command(`/pit-boss/${path}`, body, true)) modal.close();
+}
+
+function pitMenu() {
+  if (!pit || Date.now() > pit.until) { pit = null; pitLogin(); return; }
+  dialog(`PIT BOSS: ${pit.name}`, (body) => {
+    const game = live.state ? live.state.game : "";
+    const menu = el("div", "menu");
+    menu.append(button("VOID ROUND", "v", () => askReason("void", (why) => pitAction("void", { why })), "danger"));
+    if (game !== "roulette") {
+      menu.append(button("ENTER CARD", "c", () => askReason("card", (why) => pickCard("CARD ENTERED BY HAND", (card) => pitAction("card", { card, why })))));
+      menu.append(button("BURN MISDEALT CARD", "m", () => askReason("burn", (why) => pickCard("CARD TO BURN", (card) => pitAction("burn", { card, why })))));
+    } else {
+      menu.append(button("CONFIRM NUMBER", "n", () => askReason("wheel", (why) => pickNumber("WINNING NUMBER", (number) => pitAction("wheel-result", { number, why })))));
+      menu.append(button("RE-SPIN", "r", () => askReason("respin", (why) => pitAction("respin", { why }))));
+    }
+    menu.append(button("LOCK", "l", async () => {
+      await request("POST", "/auth/logout", undefined, pit.token);
+      pit = null;
+      modal.close();
+    }));
+    body.append(menu);
+  });
+}
+
+async function pitLogin() {
+  const names = await request("GET", "/auth/pit-bosses", undefined, consoleToken);
+  if (names.status !== 200) { toast(explain(names), "bad"); return; }
+  dialog("PIT BOSS", (body) => {
+    const list = el("div", "menu");
+    for (const name of names.data) list.append(button(name.toUpperCase(), null, () => pinPad(name)));
+    body.append(list);
+  });
+}
+
+function pinPad(name) {
+  let pin = "";
+  dialog(`PIN: ${name}`, (body) => {
+    const shown = el("div", "picked pin", "");
+    const pad = el("div", "pad digits");
+    const press = (d) => { pin += d; shown.textContent = "\u2022".repeat(pin.length); };
+    for (const d of ["1", "2", "3", "4", "5", "6", "7", "8", "9", "0"]) pad.append(button(d, d, () => press(d)));
+    pad.append(button("\u232B", "backspace", () => { pin = pin.slice(0, -1); shown.textContent = "\u2022".repeat(pin.length); }));
+    const ok = button("OK", "enter", async () => {
+      const r = await request("POST", "/auth/pit-boss", { name, pin }, consoleToken);
+      pin = "";
+      shown.textContent = "";
+      if (r.status !== 200) {
+        toast(r.status === 429 ? "TOO MANY WRONG PINS: WAIT" : r.status === 401 ? "WRONG PIN" : explain(r), "bad");
+        return;
+      }
+      pit = { token: r.data.token, name: r.data.name, until: Date.now() + r.data.expires_in * 1000 };
+      pitMenu();
+    }, "primary");
+    body.append(shown, pad, ok);
+  });
+}
+
+function askToken() {
+  if (modal.open) return;
+  dialog("CONSOLE LOGIN", (body) => {
+    body.append(el("p", "", "Enter this console's token (from the station's [auth] config)."));
+    const input = el("input", "why");
+    input.type = "password";
+    input.id = "token-text";
+    body.append(input, button("OK", "enter", () => {
+      consoleToken = input.value.trim();
+      localStorage.setItem(TOKEN_KEY, consoleToken);
+      modal.close();
+      feed.reconnect();
+    }, "primary"));
+  });
+}
+
+// -- the croupier's buttons -----------------------------------------------------------------
+
+const ACTIONS = {
+  open: () => command("/round/open"),
+  close: () => command("/round/close-bets"),
+  deal: () => command("/round/deal"),
+  shuffle: () => command("/shoe/shuffle"),
+  new_shoe: () => command("/shoe/new"),
+  burn: () => pickCard("BURN CARD", async (card) => { if (await command("/shoe/burn", { card })) modal.close(); }),
+  result: () => pickNumber("WINNING NUMBER", async (number) => { if (await command("/wheel/result", { number })) modal.close(); }),
+  pit: () => (pit ? pitMenu() : pitLogin()),
+};
+
+for (const b of document.querySelectorAll("#buttons button")) b.onclick = () => ACTIONS[b.dataset.do]();
+
+document.addEventListener("keydown", (ev) => {
+  if (ev.target instanceof HTMLInputElement) {
+    if (ev.key === "Enter") { const ok = modal.querySelector('button[data-key="enter"]'); if (ok) ok.click(); }
+    return;
+  }
+  const key = ev.key.toLowerCase();
+  const scope = modal.open ? modal : $("buttons");
+  const target = [...scope.querySelectorAll("button[data-key]")].find((b) => b.dataset.key === key && !b.hidden && !b.disabled);
+  if (target) { ev.preventDefault(); target.click(); }
+});
+
+const feed = DS.connect(T, () => consoleToken, onMessage, onStatus);
+render();
