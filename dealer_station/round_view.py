@@ -21,6 +21,12 @@ from dealer_station.games.roulette_layout import colour_of
 from dealer_station.games.table import TableState
 
 
+def _box_hand(to: str) -> str:
+    """``box 3 hand 1`` as a croupier counts hands, from 1: ``BOX 3 - HAND 2``."""
+    box, hand = to.split(" hand ")
+    return f"{box.upper()} - HAND {int(hand) + 1}"
+
+
 def action_text(step: NextStep, game: str) -> str:
     """The next required action, as the console shows it in large type."""
     if step.kind == "round_open":
@@ -38,13 +44,13 @@ def action_text(step: NextStep, game: str) -> str:
     if step.kind == "wheel":
         return "NO MORE BETS: SPIN"
     if step.kind == "decision":
-        return f"DECISION: {step.to.upper().replace(' HAND', ' - HAND')}"
+        return f"DECISION: {_box_hand(step.to)}"
     if step.kind == "card":
         if game == "baccarat":
             return f"CARD TO {step.to.upper()}"
         if step.to == "dealer":
             return "DEALER DRAWS"
-        return f"CARD TO {step.to.upper().replace(' HAND', ' - HAND')}"
+        return f"CARD TO {_box_hand(step.to)}"
     return step.kind.upper()
 
 
