@@ -75,6 +75,13 @@ class TimersConfig(Strict):
     insurance_seconds: float = Field(10.0, gt=0)
 
 
+class SelfDrivingConfig(Strict):
+    seed: int = 1
+    # Between rounds, and before each player decision: a pace a person can follow.
+    pause_seconds: float = Field(2.0, ge=0)
+    think_seconds: float = Field(0.8, ge=0)
+
+
 class TableConfig(Strict):
     id: Identifier
     game: Literal["blackjack", "baccarat", "roulette"]
@@ -87,7 +94,7 @@ class TableConfig(Strict):
     recovery: Literal["resume", "void"] = "void"
     # A robot plays croupier and players (never the shoe or the wheel): the demo,
     # and a burn-in of new hardware before it goes live.
-    self_driving: bool = False
+    self_driving: SelfDrivingConfig | None = None
 
 
 class HttpConfig(Strict):

@@ -27,6 +27,7 @@ from dealer_station.config import (
     CameraConfig,
     HttpConfig,
     MqttConfig,
+    SelfDrivingConfig,
     ShoeConfig,
     StationConfig,
     TableConfig,
@@ -123,7 +124,7 @@ def demo_config(
                 game="baccarat",
                 shoe=ShoeConfig(port=shoes["baccarat-1"]),
                 timers=timers,
-                self_driving=True,
+                self_driving=SelfDrivingConfig(),
             ),
             TableConfig(
                 id="blackjack-1",
@@ -131,14 +132,14 @@ def demo_config(
                 variant="standard-blackjack",
                 shoe=ShoeConfig(port=shoes["blackjack-1"]),
                 timers=timers,
-                self_driving=True,
+                self_driving=SelfDrivingConfig(),
             ),
             TableConfig(
                 id="roulette-1",
                 game="roulette",
                 camera=CameraConfig(source=str(wheel_video()), replay_on_spin=True),
                 timers=timers,
-                self_driving=True,
+                self_driving=SelfDrivingConfig(),
             ),
         ],
     )

@@ -84,8 +84,15 @@ class Station:
                     camera = CameraBridge(actor, table_config.camera)
                     camera.start()
                     self.cameras[tid] = camera
-                if table_config.self_driving:
-                    croupier = SelfDrivingCroupier(actor, on_shuffle=self.on_shuffle.get(tid))
+                robot = table_config.self_driving
+                if robot is not None:
+                    croupier = SelfDrivingCroupier(
+                        actor,
+                        seed=robot.seed,
+                        pause_seconds=robot.pause_seconds,
+                        think_seconds=robot.think_seconds,
+                        on_shuffle=self.on_shuffle.get(tid),
+                    )
                     tasks.append(asyncio.create_task(croupier.run(), name=f"croupier {tid}"))
             tasks.append(asyncio.create_task(sdnotify.run_watchdog(), name="watchdog"))
             sdnotify.ready()
