@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable, Iterable, Sequence
-from functools import cache
+from functools import cache, lru_cache
 from typing import Final, Literal, NamedTuple, Protocol
 
 import numpy as np
@@ -484,11 +484,25 @@ class UpCardSolver:
 # -- one decision at the table ---------------------------------------------------------
 
 
-@cache
+@lru_cache(maxsize=40)
 def _solver(rules: BlackjackRules, up: int) -> UpCardSolver:
     """One solver per variant and up-card, kept: its values only grow as
     decisions are asked about, so the table's questions get cheaper."""
     return UpCardSolver(rules, full_shoe(rules.decks), up)
+
+
+def warm_up(rules: BlackjackRules) -> None:
+    """Work out every dealt hand against every up-card now (seconds, once
+    per variant), so that every later decision is answered from memory: the
+    hands a player reaches by hitting, doubling or splitting are all on the
+    way."""
+    for up in range(10):
+        solver = _solver(rules, up)
+        for a in range(10):
+            for b in range(a, 10):
+                hand = composition([a, b])
+                if solver.possible(hand) and {a, b} != {ACE, TEN}:
+                    solver.dealt_evs(hand)
 
 
 def decision_evs(
@@ -573,3 +587,30 @@ def ev_loss(
     if chosen not in evs:
         raise ValueError(f"{action!r} is not an action this hand has")
     return max(evs.values()) - evs[chosen]
+
+
+def deviation_warning(
+    rules: BlackjackRules,
+    cards: Sequence[Card],
+    up: Card,
+    action: str,
+    threshold: float,
+    *,
+    hands_in_box: int = 1,
+    first_hand: bool = True,
+    doubled: bool = False,
+) -> str | None:
+    """The warning for a decision that gives up more than ``threshold`` (per
+    unit of the original bet) against the best action, or None."""
+    loss = ev_loss(
+        rules,
+        cards,
+        up,
+        action,
+        hands_in_box=hands_in_box,
+        first_hand=first_hand,
+        doubled=doubled,
+    )
+    if loss <= threshold:
+        return None
+    return f"deviates from basic strategy, EV -{loss:.2f}"

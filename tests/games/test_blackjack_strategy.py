@@ -9,7 +9,12 @@ import pytest
 
 from dealer_station.cli import main
 from dealer_station.games.blackjack_rules import load_variant
-from dealer_station.games.blackjack_strategy import decision_evs, ev_loss, recommended_action
+from dealer_station.games.blackjack_strategy import (
+    decision_evs,
+    deviation_warning,
+    ev_loss,
+    recommended_action,
+)
 from dealer_station.games.cards import parse_card, parse_cards
 
 
@@ -29,6 +34,26 @@ def test_standing_on_hard_11_is_a_very_bad_decision() -> None:
         == "double"
     )
     assert ev_loss(rules, parse_cards("5C 6D"), parse_card("7H"), "double") == 0.0
+
+
+def test_a_deviation_beyond_the_threshold_is_worded_for_the_journal() -> None:
+    rules = load_variant("diamond-blackjack")
+    hand, up = parse_cards("5C 6D"), parse_card("7H")
+    loss = ev_loss(rules, hand, up, "stand")
+    assert deviation_warning(rules, hand, up, "stand", 0.1) == (
+        f"deviates from basic strategy, EV -{loss:.2f}"
+    )
+    assert deviation_warning(rules, hand, up, "stand", loss) is None
+    assert deviation_warning(rules, hand, up, "double", 0.0) is None
+    # Stand All is standing this hand.
+    assert ev_loss(rules, hand, up, "stand_all") == loss
+
+
+def test_the_recommended_action_is_a_legal_one() -> None:
+    rules = load_variant("standard-blackjack")
+    hand, up = parse_cards("5C 6D"), parse_card("7H")
+    assert recommended_action(rules, hand, up, ["hit", "stand", "double"]) == "double"
+    assert recommended_action(rules, hand, up, ["hit", "stand"]) == "hit"
 
 
 def test_actions_follow_the_variant() -> None:
