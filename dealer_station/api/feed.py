@@ -39,7 +39,7 @@ def frame(topic: str, payload: str) -> str:
     return f'{{"topic":{json.dumps(topic)},"payload":{payload}}}'
 
 
-@dataclass
+@dataclass(eq=False)  # each client is itself: a set member by identity
 class Client:
     queue: asyncio.Queue[str] = field(default_factory=lambda: asyncio.Queue(CLIENT_BACKLOG))
     dropped: bool = False

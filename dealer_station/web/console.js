@@ -169,7 +169,7 @@ function renderBanner(s) {
   const options = $("options");
   options.replaceChildren();
   if (s.next.kind === "decision" || s.next.kind === "insurance") {
-    options.append(el("span", "due", s.next.to.toUpperCase()));
+    if (s.next.kind === "insurance") options.append(el("span", "due-label", s.next.to.toUpperCase()));
     for (const o of s.next.options || []) options.append(el("span", "opt", o.replace("_", " ").toUpperCase()));
   }
   tick();
@@ -206,7 +206,7 @@ function renderBaccarat(s, view, side) {
     sides.append(panel);
   }
   view.append(sides);
-  side.append(DS.roads(live.stats, 16));
+  side.append(DS.roads(live.stats, { bead: 6, big: 12, derived: 12 }));
 }
 
 function decisionsOf(box) {

@@ -111,16 +111,24 @@ const DS = (() => {
     box.append(grid);
     return box;
   }
-  function roads(stats, maxColumns) {
+  // Bead plate beside the big road (cells of one size), the three derived roads
+  // below; ``columns`` says how many columns of each to show.
+  function roads(stats, columns) {
     const wrap = el("div", "roads");
     if (!stats) return wrap;
-    wrap.append(
-      road("BEAD PLATE", stats.bead_plate, "bead", maxColumns),
-      road("BIG ROAD", stats.big_road, "big", maxColumns),
-      road("BIG EYE BOY", stats.big_eye_boy, "eye", maxColumns),
-      road("SMALL ROAD", stats.small_road, "small", maxColumns),
-      road("COCKROACH PIG", stats.cockroach_pig, "pig", maxColumns),
+    const main = el("div", "roads-main");
+    main.style.gridTemplateColumns = `${columns.bead}fr ${columns.big}fr`;
+    main.append(
+      road("BEAD PLATE", stats.bead_plate, "bead", columns.bead),
+      road("BIG ROAD", stats.big_road, "big", columns.big),
     );
+    const derived = el("div", "roads-derived");
+    derived.append(
+      road("BIG EYE BOY", stats.big_eye_boy, "eye", columns.derived),
+      road("SMALL ROAD", stats.small_road, "small", columns.derived),
+      road("COCKROACH PIG", stats.cockroach_pig, "pig", columns.derived),
+    );
+    wrap.append(main, derived);
     return wrap;
   }
   function pocket(number, colour, cls) {

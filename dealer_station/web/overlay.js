@@ -29,7 +29,7 @@ function render() {
       side.append(el("h2", "", `${name.toUpperCase()}  ${v[name].cards.length ? v[name].score : ""}`), DS.cards(v[name].cards));
       table.append(side);
     }
-    if (live.stats) corner.append(panel(DS.roads(live.stats, 18)));
+    if (live.stats) corner.append(panel(DS.roads(live.stats, { bead: 8, big: 16, derived: 16 })));
   } else if (s.game === "blackjack" && v) {
     const dealer = el("div", "dealer");
     dealer.append(el("h2", "", `DEALER  ${DS.total(v.dealer)}`), DS.cards(v.dealer.cards));
