@@ -88,6 +88,9 @@ class Subscriber:
         self.client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=f"test-sub-{id(self)}")
         self.client.on_message = self._on_message
         self.client.on_connect = lambda c, u, f, rc, p: c.subscribe(self.topic, qos=1)
+        # Back quickly after a broker restart: before the station, whose first
+        # retry comes after a second.
+        self.client.reconnect_delay_set(min_delay=0.05, max_delay=0.2)
         self.client.connect("127.0.0.1", self.port)
         self.client.loop_start()
 

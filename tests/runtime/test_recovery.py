@@ -1,0 +1,86 @@
+"""Restart = replay the journal (docs/recovery.md): the table comes back where
+it was, and an unfinished round is resumed or voided as the config says."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from dealer_station.actor import Command, TableActor
+from dealer_station.config import TableConfig
+from dealer_station.journal import Journal
+from dealer_station.payloads import Topics
+
+
+def _actor(journal_path: Path, **table: object) -> TableActor:
+    config = TableConfig.model_validate({"id": "bac", "game": "baccarat", **table})
+    actor = TableActor(config, "test", Journal(journal_path), Topics("p", "test", "bac"))
+    actor.recover()
+    return actor
+
+
+def _send(actor: TableActor, source: str, *events: dict[str, object]) -> None:
+    for event in events:
+        outcome = actor.handle(Command(source, event))
+        assert outcome is not None and outcome.accepted, outcome
+
+
+def _round_in_play(path: Path, **table: object) -> TableActor:
+    actor = _actor(path, **table)
+    _send(
+        actor,
+        "api",
+        {"type": "round_open", "round": "r1"},
+        {"type": "bet", "player": "ann", "spot": "banker", "amount": "100"},
+        {"type": "bets_closed"},
+    )
+    _send(actor, "shoe", {"type": "card", "card": "2S"}, {"type": "card", "card": "KD"})
+    assert actor.handle(Command("shoe", {"type": "card", "card": "ZZ"})).accepted is False
+    return actor
+
+
+def test_resume_continues_the_round_where_it_was(tmp_path: Path) -> None:
+    before = _round_in_play(tmp_path / "j.sqlite3", recovery="resume")
+    seq_before = before.msg_seq
+    before.journal.close()
+
+    after = _actor(tmp_path / "j.sqlite3", recovery="resume")
+    assert after.state is not None and after.state.next_step().to == "player"
+    assert after.msg_seq == seq_before  # nothing new was journaled or published
+    _send(after, "shoe", *({"type": "card", "card": c} for c in ("3H", "6C", "7D", "2C")))
+    settled = [o for o in after.settled if o["round"] == "r1"]
+    assert settled[0]["winner"] == "banker"
+    assert settled[0]["payouts"][0]["returns"] == "195"
+
+
+def test_void_returns_every_stake_and_says_why(tmp_path: Path) -> None:
+    _round_in_play(tmp_path / "j.sqlite3").journal.close()
+    after = _actor(tmp_path / "j.sqlite3")  # recovery = "void" is the default
+    assert after.state is not None and after.state.round_over
+    records = list(after.journal.records("bac"))
+    void = records[-1]
+    assert void.source == "station" and void.body["type"] == "void"
+    assert "restarted" in void.body["reason"]
+    payload = after.journal.outbox("bac", 0, 1000)[-1].payload
+    assert '"voided":true' in payload and '"returns":"100"' in payload
+
+
+def test_a_new_variant_in_the_config_takes_effect_between_rounds(tmp_path: Path) -> None:
+    path = tmp_path / "j.sqlite3"
+    first = TableActor(
+        TableConfig(id="t", game="blackjack", variant="standard-blackjack"),
+        "test",
+        Journal(path),
+        Topics("p", "test", "t"),
+    )
+    first.recover()
+    first.journal.close()
+    second = TableActor(
+        TableConfig(id="t", game="blackjack", variant="diamond-blackjack"),
+        "test",
+        Journal(path),
+        Topics("p", "test", "t"),
+    )
+    second.recover()
+    assert second.state is not None and second.state.setup.variant == "diamond-blackjack"
+    selections = [r.body for r in second.journal.records("t") if r.body["type"] == "table"]
+    assert [s["variant"] for s in selections] == ["standard-blackjack", "diamond-blackjack"]
