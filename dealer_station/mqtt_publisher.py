@@ -17,6 +17,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import ssl
+import time
+from collections.abc import Callable
 from typing import Any
 
 import paho.mqtt.client as mqtt
@@ -55,8 +57,12 @@ class TablePublisher:
         self.inflight: dict[int, int] = {}  # paho mid -> outbox msg_seq
         self.acked_above: set[int] = set()
         self.retained: dict[str, str] = {}
+        self.stats_at = ""
         self.connects = 0
         self.stopping = False
+        # Told (msg_seq, time.perf_counter() of the PUBACK) for each round event
+        # the broker acknowledged: the latency benchmark's probe.
+        self.on_puback: Callable[[int, float], None] | None = None
         protocol = mqtt.MQTTv5 if config.protocol == "5" else mqtt.MQTTv311
         self.client = mqtt.Client(
             CallbackAPIVersion.VERSION2, client_id=client_id, protocol=protocol
@@ -140,7 +146,7 @@ class TablePublisher:
         properties: Properties | None,
     ) -> None:
         assert self.loop is not None
-        self.loop.call_soon_threadsafe(self._puback, mid)
+        self.loop.call_soon_threadsafe(self._puback, mid, time.perf_counter())
 
     # -- the loop's side ------------------------------------------------------------------------
 
@@ -175,10 +181,12 @@ class TablePublisher:
             log.warning("table %s: broker connection lost: %s", self.actor.id, reason)
         self.connected = False
 
-    def _puback(self, mid: int) -> None:
+    def _puback(self, mid: int, when: float) -> None:
         msg_seq = self.inflight.pop(mid, None)
         if msg_seq is None:
             return  # a retained state message, or from a connection gone since
+        if self.on_puback is not None:
+            self.on_puback(msg_seq, when)
         self.acked_above.add(msg_seq)
         advanced = self.acked
         while advanced + 1 in self.acked_above:
@@ -215,15 +223,19 @@ class TablePublisher:
             self.retained[topic] = Availability(
                 table=actor.id, at=since, state=availability
             ).model_dump_json()
-        stats = actor.stats()
-        if stats is not None:
-            self.retained[self.topics.stats] = stats.model_dump_json()
+        # The roads are worth computing only when a round settled or a shoe began.
+        if actor.stats_at != self.stats_at or self.topics.stats not in self.retained:
+            self.stats_at = actor.stats_at
+            stats = actor.stats()
+            if stats is not None:
+                self.retained[self.topics.stats] = stats.model_dump_json()
 
     def _on_table_change(self, actor: TableActor) -> None:
+        # The round events first: they are what the studio waits for.
+        self._pump()
         before = dict(self.retained)
         self._refresh_retained()
         if self.connected:
             for topic, payload in self.retained.items():
                 if before.get(topic) != payload:
                     self._publish_retained(topic, payload)
-        self._pump()

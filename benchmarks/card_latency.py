@@ -1,0 +1,161 @@
+"""Card latency through the whole station, with a real mosquitto.
+
+    .venv/bin/python benchmarks/card_latency.py [--cards 2000]
+
+From the last byte of a CARD frame written to the pseudo-terminal, to (1) the
+broker's PUBACK of the ``card_dealt`` round event, and (2) a subscriber's receipt
+of it. Everything real: the shoe simulator (in its own process, as the firmware
+would be) on a PTY, the serial driver, the table actor, the SQLite journal with
+``synchronous=FULL`` (one fsync per card), the MQTT publisher, mosquitto, and a
+subscriber (in the shoe's process, so it does not share the station's interpreter
+lock). A self-driving baccarat table asks for the cards; the shoe draws one when
+the light is green and the previous card has reached the subscriber (a croupier's
+pace, not a flood). All clocks are CLOCK_MONOTONIC (time.perf_counter on Linux),
+shared by the processes. The write stamp is taken just before the frame's single
+write(), so the figures err long, never short.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import multiprocessing as mp
+import shutil
+import socket
+import statistics
+import subprocess
+import tempfile
+import threading
+import time
+from multiprocessing.connection import Connection
+from pathlib import Path
+
+import paho.mqtt.client as mqtt
+from paho.mqtt.enums import CallbackAPIVersion
+
+from dealer_station.config import parse_config
+from dealer_station.station import Station
+from drivers.shoe.shuffled_shoe import shuffled_shoe
+from drivers.shoe.simulator import FramedShoeSimulator
+from firmware_proto import Indicator
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+def shoe_and_studio(conn: Connection, link: str, broker_port: int, cards: int) -> None:
+    """The child process: the shoe (croupier's hand) and a studio subscriber."""
+    writes: list[float] = []
+    received: list[tuple[float, bytes]] = []
+    arrived = threading.Event()
+
+    def on_message(client: mqtt.Client, userdata: object, message: mqtt.MQTTMessage) -> None:
+        received.append((time.perf_counter(), message.payload))
+        if b'"card_dealt"' in message.payload:
+            arrived.set()
+
+    sub = mqtt.Client(CallbackAPIVersion.VERSION2, client_id="latency-subscriber")
+    sub.on_message = on_message
+    sub.on_connect = lambda c, u, f, rc, p: c.subscribe("dealer-station/bench/bac/round/event", 1)
+    sub.connect("127.0.0.1", broker_port)
+    sub.loop_start()
+    sim = FramedShoeSimulator(decks=8, seed=1, link_path=Path(link), on_card_written=writes.append)
+    conn.send("ready")
+    drawn = 0
+    while drawn < cards:
+        if sim.indicator == Indicator.GREEN and sim.all_acknowledged():
+            if not sim.cards_left:
+                sim.cards_left = shuffled_shoe(8, drawn)
+            arrived.clear()
+            sim.draw()
+            drawn += 1
+            arrived.wait(timeout=5)
+            time.sleep(0.005)
+        else:
+            time.sleep(0.0005)
+    time.sleep(1.0)
+    sim.close()
+    sub.loop_stop()
+    conn.send((writes, received))
+
+
+def percentile(values: list[float], p: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1)))]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--cards", type=int, default=2000)
+    args = parser.parse_args()
+
+    work = Path(tempfile.mkdtemp(prefix="card-latency-"))
+    port = free_port()
+    (work / "mosquitto.conf").write_text(
+        f"listener {port} 127.0.0.1\nallow_anonymous true\npersistence false\n"
+    )
+    mosquitto = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
+    broker = subprocess.Popen(
+        [mosquitto, "-c", str(work / "mosquitto.conf")],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    time.sleep(0.5)
+    link = str(work / "shoe")
+    parent, child = mp.Pipe()
+    shoe = mp.Process(target=shoe_and_studio, args=(child, link, port, args.cards))
+    shoe.start()
+    assert parent.recv() == "ready"
+
+    config = parse_config(
+        f'studio = "bench"\nstation = "st"\njournal = "{work / "journal.sqlite3"}"\n'
+        f'[mqtt]\nhost = "127.0.0.1"\nport = {port}\n'
+        f'[[tables]]\nid = "bac"\ngame = "baccarat"\nshoe = {{ port = "{link}" }}\n'
+        "timers = { betting_seconds = 0.01 }\n"
+        "self_driving = { pause_seconds = 0.0, think_seconds = 0.0 }\n"
+    )
+    acks: dict[int, float] = {}
+
+    async def run_station() -> None:
+        station = Station(config)
+        task = asyncio.create_task(station.run())
+        while "bac" not in station.publishers:
+            await asyncio.sleep(0.01)
+        station.publishers["bac"].on_puback = acks.__setitem__
+        while not parent.poll():
+            await asyncio.sleep(0.1)
+        station.stopped.set()
+        await task
+
+    asyncio.run(run_station())
+    writes, received = parent.recv()
+    shoe.join()
+    broker.terminate()
+
+    dealt = [
+        (at, json.loads(payload))
+        for at, payload in received
+        if b'"card_dealt"' in payload and b'"source":"shoe"' in payload
+    ]
+    n = min(len(writes), len(dealt))
+    to_puback = [
+        (acks[m["seq"]] - w) * 1000
+        for w, (_, m) in zip(writes, dealt, strict=False)
+        if m["seq"] in acks
+    ]
+    to_subscriber = [(at - w) * 1000 for w, (at, _) in zip(writes[:n], dealt[:n], strict=True)]
+    print(f"cards written {len(writes)}, card events received {len(dealt)}")
+    for name, values in (("to PUBACK", to_puback), ("to subscriber", to_subscriber)):
+        print(
+            f"{name:<14} n={len(values)}  p50 {statistics.median(values):6.2f} ms  "
+            f"p99 {percentile(values, 99):6.2f} ms  max {max(values):6.2f} ms"
+        )
+
+
+if __name__ == "__main__":
+    main()
