@@ -16,6 +16,7 @@ from typing import Any
 from support.broker import Broker, Subscriber
 from support.station import StationThread, config_for
 
+from dealer_station.payloads import Availability, RoundEvent, RoundState, Stats
 from drivers.shoe.simulator import FramedShoeSimulator
 
 WHEEL = Path(__file__).resolve().parents[1] / "fixtures" / "wheel"
@@ -84,6 +85,18 @@ def test_baccarat_round_from_the_shoe_to_a_subscriber(broker: Broker, tmp_path: 
     assert settled["player"]["score"] == 2 and settled["banker"]["score"] == 8
     returns = {p["player"]: p["returns"] for p in settled["payouts"]}
     assert returns == {"ann": "195", "bob": "0", "cy": "0", "dee": "0"}
+    # Every message is what `dealer-station schema` describes.
+    models = {
+        "round/event": RoundEvent,
+        "round/state": RoundState,
+        "result": RoundEvent,
+        "stats": Stats,
+        "status": Availability,
+        "device/shoe": Availability,
+    }
+    for message in sub.messages:
+        topic = message.topic.removeprefix("dealer-station/test/bac/")
+        models[topic].model_validate_json(message.payload)
     result = json.loads(sub.on("/bac/result")[-1].payload)
     assert result["type"] == "round_settled" and result["data"] == settled
     assert json.loads(sub.on("/bac/status")[-1].payload)["state"] in ("online", "offline")
