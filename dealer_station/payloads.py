@@ -29,7 +29,8 @@ from pydantic import BaseModel, ConfigDict, Field
 
 
 class Payload(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    # The schema says what consumers receive: every field, defaults included.
+    model_config = ConfigDict(extra="forbid", json_schema_serialization_defaults_required=True)
 
     v: Literal[1] = 1
     table: str
@@ -94,4 +95,4 @@ class Topics:
 
 
 def json_schemas() -> dict[str, Any]:
-    return {name: model.model_json_schema() for name, model in PAYLOADS.items()}
+    return {name: model.model_json_schema(mode="serialization") for name, model in PAYLOADS.items()}
