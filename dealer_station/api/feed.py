@@ -71,10 +71,11 @@ class TableFeed:
     # -- the table's side -------------------------------------------------------------------
 
     def _on_table_change(self, actor: TableActor) -> None:
-        for topic in self._refresh_retained():
-            self._send(frame(topic, self.retained[topic]))
+        # The events first: the state that follows already includes them.
         for payload in self._read_outbox(count=True):
             self._send(frame("round/event", payload))
+        for topic in self._refresh_retained():
+            self._send(frame(topic, self.retained[topic]))
 
     def _refresh_retained(self) -> list[str]:
         actor = self.actor

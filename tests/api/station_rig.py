@@ -1,0 +1,189 @@
+"""A real station with its HTTP face, in a thread with its own event loop: what
+the API, schemathesis and browser tests drive over real HTTP and WebSocket.
+
+Tokens and PINs here are test fixtures: the config holds only their hashes, as
+a studio's would.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from dealer_station.actor import Outcome
+from dealer_station.api.auth import hash_pin, hash_token
+from dealer_station.api.server import serve_http
+from dealer_station.config import StationConfig
+from dealer_station.journal import Record
+from dealer_station.station import Station
+
+TOKENS = {
+    "croupier": "test-croupier-token-0123456789",
+    "pit_boss": "test-pit-boss-token-0123456789",
+    "game_server": "test-game-server-token-0123456789",
+    "viewer": "test-viewer-token-0123456789",
+}
+PIT_BOSSES = {"Eva Novak": "4711", "Jan": "2580"}
+
+# Hashed once: scrypt is slow by design.
+_AUTH: dict[str, Any] = {}
+
+
+def auth_section() -> dict[str, Any]:
+    if not _AUTH:
+        _AUTH["tokens"] = [
+            {"name": f"{role.replace('_', '-')}-1", "role": role, "sha256": hash_token(token)}
+            for role, token in TOKENS.items()
+        ]
+        _AUTH["pit_bosses"] = [
+            {"name": name, "pin_scrypt": hash_pin(pin)} for name, pin in PIT_BOSSES.items()
+        ]
+    return _AUTH
+
+
+def station_config(
+    tmp: Path, broker_port: int, tables: list[dict[str, Any]], **extra: Any
+) -> StationConfig:
+    return StationConfig.model_validate(
+        {
+            "studio": "test",
+            "station": "st",
+            "journal": str(tmp / "journal.sqlite3"),
+            "mqtt": {"host": "127.0.0.1", "port": broker_port},
+            # Port 0: should the station serve HTTP itself, it takes any free port.
+            "http": {"host": "127.0.0.1", "port": 0},
+            "auth": auth_section(),
+            "tables": tables,
+            **extra,
+        }
+    )
+
+
+class Rig:
+    def __init__(self, config: StationConfig) -> None:
+        self.config = config
+        self.loop = asyncio.new_event_loop()
+        self.station: Station | None = None
+        self.error: BaseException | None = None
+        self.sock = socket.socket()
+        self.sock.bind(("127.0.0.1", 0))
+        self.url = f"http://127.0.0.1:{self.sock.getsockname()[1]}"
+        self.ready = threading.Event()
+        self.thread = threading.Thread(target=self._run, name="station", daemon=True)
+
+    def _run(self) -> None:
+        asyncio.set_event_loop(self.loop)
+        try:
+            self.loop.run_until_complete(self._main())
+        except BaseException as exc:  # the test should see why the station died
+            self.error = exc
+            self.ready.set()
+        finally:
+            self.loop.close()
+
+    async def _main(self) -> None:
+        self.station = Station(self.config)
+        running = asyncio.create_task(self.station.run())
+        serving = asyncio.create_task(serve_http(self.station, self.sock))
+        while len(self.station.publishers) < len(self.config.tables) and not running.done():
+            await asyncio.sleep(0.01)
+        self.ready.set()
+        try:
+            await running
+        finally:
+            serving.cancel()
+            await asyncio.gather(serving, return_exceptions=True)
+
+    def start(self) -> None:
+        self.thread.start()
+        self.ready.wait(30)
+        if self.error is not None:
+            raise AssertionError(f"the station did not start: {self.error!r}") from self.error
+        self.wait_until(lambda: self.get("/healthz").status_code == 200)
+
+    def stop(self) -> None:
+        if self.thread.is_alive() and self.station is not None:
+            self.loop.call_soon_threadsafe(self.station.stopped.set)
+        self.thread.join(timeout=30)
+        if self.error is not None:
+            raise AssertionError(f"the station died: {self.error!r}") from self.error
+
+    # -- driving it ---------------------------------------------------------------------------
+
+    def call(self, fn: Callable[[], Any]) -> Any:
+        """Run ``fn`` on the station's loop (the journal's thread) and return its result."""
+
+        async def wrapped() -> Any:
+            return fn()
+
+        return asyncio.run_coroutine_threadsafe(wrapped(), self.loop).result(timeout=10)
+
+    def command(self, table: str, event: dict[str, Any], source: str = "test") -> Outcome:
+        assert self.station is not None
+        actor = self.station.actors[table]
+        future = asyncio.run_coroutine_threadsafe(actor.command(source, event), self.loop)
+        outcome: Outcome = future.result(timeout=10)
+        return outcome
+
+    def records(self, table: str) -> list[Record]:
+        assert self.station is not None
+        journal = self.station.journal
+        result: list[Record] = self.call(lambda: list(journal.records(table)))
+        return result
+
+    def step(self, table: str) -> str:
+        assert self.station is not None
+        actor = self.station.actors[table]
+
+        def kind() -> str:
+            assert actor.state is not None
+            return str(actor.state.next_step().kind)
+
+        result: str = self.call(kind)
+        return result
+
+    def wait_until(self, predicate: Callable[[], bool], timeout: float = 15.0) -> None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.error is not None:
+                raise AssertionError(f"the station died: {self.error!r}") from self.error
+            if predicate():
+                return
+            time.sleep(0.02)
+        raise AssertionError("timed out waiting for the station")
+
+    # -- HTTP ---------------------------------------------------------------------------------
+
+    def headers(self, role: str | None) -> dict[str, str]:
+        if role is None:
+            return {}
+        token = TOKENS.get(role, role)  # a role's token, or a literal (wrong) token
+        return {"Authorization": f"Bearer {token}"}
+
+    def get(self, path: str, role: str | None = None, **kwargs: Any) -> httpx.Response:
+        return httpx.get(self.url + path, headers=self.headers(role), timeout=10, **kwargs)
+
+    def post(
+        self, path: str, role: str | None = None, json: Any = None, **kwargs: Any
+    ) -> httpx.Response:
+        return httpx.post(
+            self.url + path, headers=self.headers(role), json=json, timeout=10, **kwargs
+        )
+
+
+@contextmanager
+def running(config: StationConfig) -> Iterator[Rig]:
+    rig = Rig(config)
+    rig.start()
+    try:
+        yield rig
+    finally:
+        rig.stop()
