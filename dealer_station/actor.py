@@ -254,7 +254,8 @@ class TableActor:
         messages = [self._event_message(o["type"], o, item.source, round_id, now) for o in outputs]
         if any(o["type"] == "round_settled" for o in outputs):
             self.alarms.clear()
-        elif outputs and item.source == "shoe":
+        elif outputs and (item.source == "shoe" or event.type == "manual_card"):
+            # A card taken, from the shoe or entered by a pit boss, answers a card alarm.
             self.alarms = [a for a in self.alarms if a["source"] != "shoe-card"]
         if any(o["type"] == "round_held" for o in outputs):
             messages.append(
