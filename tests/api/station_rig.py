@@ -73,11 +73,19 @@ class Rig:
         self.loop = asyncio.new_event_loop()
         self.station: Station | None = None
         self.error: BaseException | None = None
-        self.sock = socket.socket()
-        self.sock.bind(("127.0.0.1", 0))
-        self.url = f"http://127.0.0.1:{self.sock.getsockname()[1]}"
+        self.sock = self._bound(0)
+        self.port = self.sock.getsockname()[1]
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.serving: asyncio.Task[None] | None = None
         self.ready = threading.Event()
         self.thread = threading.Thread(target=self._run, name="station", daemon=True)
+
+    @staticmethod
+    def _bound(port: int) -> socket.socket:
+        sock = socket.socket()
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(("127.0.0.1", port))
+        return sock
 
     def _run(self) -> None:
         asyncio.set_event_loop(self.loop)
@@ -92,22 +100,45 @@ class Rig:
     async def _main(self) -> None:
         self.station = Station(self.config)
         running = asyncio.create_task(self.station.run())
-        serving = asyncio.create_task(serve_http(self.station, self.sock))
+        self.serving = asyncio.create_task(serve_http(self.station, self.sock))
         while len(self.station.publishers) < len(self.config.tables) and not running.done():
             await asyncio.sleep(0.01)
         self.ready.set()
         try:
             await running
         finally:
-            serving.cancel()
-            await asyncio.gather(serving, return_exceptions=True)
+            await self._stop_http()
+
+    async def _stop_http(self) -> None:
+        if self.serving is not None:
+            self.serving.cancel()
+            await asyncio.gather(self.serving, return_exceptions=True)
+            self.serving = None
+
+    def http_down(self) -> None:
+        """The HTTP server goes away (the station runs on), as if the link broke."""
+        asyncio.run_coroutine_threadsafe(self._stop_http(), self.loop).result(timeout=15)
+
+    def http_up(self) -> None:
+        async def start() -> None:
+            assert self.station is not None
+            self.serving = asyncio.create_task(serve_http(self.station, self._bound(self.port)))
+
+        asyncio.run_coroutine_threadsafe(start(), self.loop).result(timeout=15)
+        self.wait_until(self.answers)
+
+    def answers(self) -> bool:
+        try:
+            return self.get("/healthz").status_code == 200
+        except httpx.TransportError:
+            return False
 
     def start(self) -> None:
         self.thread.start()
         self.ready.wait(30)
         if self.error is not None:
             raise AssertionError(f"the station did not start: {self.error!r}") from self.error
-        self.wait_until(lambda: self.get("/healthz").status_code == 200)
+        self.wait_until(self.answers)
 
     def stop(self) -> None:
         if self.thread.is_alive() and self.station is not None:
