@@ -17,8 +17,9 @@ variant's settlement gives when it shows:
   dealer blackjack, so the hand's values leave the blackjack case out and the
   round's one-unit loss to it is added once per box (``offset``).
 - ``original_bets``: no peek, the dealer's blackjack takes one unit from the
-  box; as settled, busted hands and any split hand other than the first lose
-  their own stakes as well, a surrendered hand keeps its half.
+  box (``offset``); as ``blackjack_settle`` settles it, a busted hand still loses
+  its whole stake, the other split hands get theirs back, a surrendered hand
+  keeps its half.
 - ``all_bets``: no peek, the blackjack takes every stake except a surrendered
   hand's returned half.
 """
@@ -53,7 +54,6 @@ HIT: Final = "hit"
 DOUBLE: Final = "double"
 SPLIT: Final = "split"
 SURRENDER: Final = "surrender"
-ACTIONS: Final = (STAND, HIT, DOUBLE, SPLIT, SURRENDER)
 
 DealerMode = Literal["none", "peek", "original_bets", "all_bets"]
 
@@ -105,9 +105,10 @@ def same_rank_share(rules: BlackjackRules, tens_left: int) -> float:
     return (per_rank - 1) / (tens_left - 1)
 
 
-# Per unit of a hand's stake, what the hand gets beyond the no-blackjack case
-# when the dealer shows blackjack late (see the module docstring): for a stand,
-# a bust and a surrender, by mode and by whether it is the box's first hand.
+# What a hand of ``units`` stakes settles for when the dealer's blackjack shows
+# late, counted on top of the box's one-unit ``offset`` where there is one: for
+# a stand, a bust and a surrender, by mode and by whether it is the box's first
+# hand (see the module docstring).
 def _blackjack_residual(mode: DealerMode, first: bool, kind: str, units: int) -> float:
     if mode in ("none", "peek"):
         return 0.0
