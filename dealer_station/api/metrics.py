@@ -41,6 +41,7 @@ def render(station: Station, feeds: dict[str, TableFeed]) -> str:
     backlog: list[Sample] = []
     devices: list[Sample] = []
     link: list[Sample] = []
+    frames: list[Sample] = []
     for table, feed in feeds.items():
         t = {"table": table}
         for kind, event in (("opened", "round_opened"), ("settled", "round_settled")):
@@ -61,6 +62,9 @@ def render(station: Station, feeds: dict[str, TableFeed]) -> str:
         shoe = station.shoes.get(table)
         if shoe is not None and shoe.link is not None:
             link += [({**t, "counter": k}, v) for k, v in sorted(shoe.link.counters().items())]
+        camera = station.cameras.get(table)
+        if camera is not None:
+            frames.append((t, camera.frames))
     lines = [
         *_family("rounds_total", "counter", "Rounds opened, settled, voided.", rounds),
         *_family("cards_total", "counter", "Cards dealt and burned.", cards),
@@ -76,5 +80,11 @@ def render(station: Station, feeds: dict[str, TableFeed]) -> str:
         ),
         *_family("device_online", "gauge", "1 if the device is online.", devices),
         *_family("shoe_link", "counter", "The shoe link's own counters.", link),
+        *_family(
+            "camera_frames_total",
+            "counter",
+            "Wheel camera frames analysed; rate() of it is the frame rate.",
+            frames,
+        ),
     ]
     return "\n".join(lines) + "\n"
