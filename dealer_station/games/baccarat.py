@@ -25,7 +25,8 @@ from dealer_station.games.events import (
     VoidRound,
 )
 from dealer_station.games.rejection import Rejected
-from dealer_station.games.rulefile import build_rules, parse_ratio, read_variant_file
+from dealer_station.games.rulefile import build_rules, read_variant_file
+from dealer_station.games.stakes import SpotRules
 
 Side = Literal["player", "banker"]
 Phase = Literal["betting", "dealing", "settled", "void"]
@@ -94,21 +95,6 @@ def next_card_to(player: tuple[int, ...], banker: tuple[int, ...]) -> Side | Non
 
 
 @dataclass(frozen=True, slots=True)
-class SpotRules:
-    """One betting spot: what a win pays per unit staked, and its limits for
-    one player's total stake on the spot."""
-
-    pays: str
-    min_bet: Decimal = Decimal(1)
-    max_bet: Decimal = Decimal(1000)
-
-    def __post_init__(self) -> None:
-        parse_ratio(self.pays)
-        if self.min_bet <= 0 or self.max_bet < self.min_bet:
-            raise ValueError("min_bet must be positive and not above max_bet")
-
-
-@dataclass(frozen=True, slots=True)
 class BaccaratRules:
     title: str = "Baccarat"
     source: str = ""
@@ -149,12 +135,9 @@ class BaccaratRules:
         return spot
 
     def win(self, spot: str, stake: Decimal) -> Decimal:
-        """What a winning stake earns on top of itself, rounded down to the
-        minor unit (the house pays no fraction of a cent); the commission is
-        not taken here."""
-        ratio = parse_ratio(self.spot(spot).pays)
-        exact = stake * ratio.numerator / ratio.denominator
-        return exact.quantize(self.minor_unit, rounding=ROUND_DOWN)
+        """What a winning stake earns on top of itself; the commission is not
+        taken here."""
+        return self.spot(spot).winnings(stake, self.minor_unit)
 
     def commission_on(self, winnings: Decimal) -> Decimal:
         exact = winnings * self.commission

@@ -11,7 +11,7 @@ are parameters of ``RouletteRules``; the shipped values are in
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from decimal import ROUND_DOWN, Decimal
+from decimal import Decimal
 from fractions import Fraction
 from typing import Final, Literal
 
@@ -34,23 +34,9 @@ from dealer_station.games.roulette_layout import (
     placements,
 )
 from dealer_station.games.rulefile import build_rules, parse_ratio, read_variant_file
+from dealer_station.games.stakes import SpotRules
 
 Phase = Literal["betting", "spinning", "settled", "void"]
-
-
-@dataclass(frozen=True, slots=True)
-class BetTypeRules:
-    """One bet type: what a win pays per unit staked, and the limits of one
-    player's total stake on one placement (say, the split 17-20)."""
-
-    pays: str
-    min_bet: Decimal = Decimal(1)
-    max_bet: Decimal = Decimal(1000)
-
-    def __post_init__(self) -> None:
-        parse_ratio(self.pays)
-        if self.min_bet <= 0 or self.max_bet < self.min_bet:
-            raise ValueError("min_bet must be positive and not above max_bet")
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,36 +45,33 @@ class RouletteRules:
     source: str = ""
     # The currency's smallest amount: every stake is a whole number of it.
     minor_unit: Decimal = Decimal("0.01")
-    straight: BetTypeRules = BetTypeRules("35:1")
-    split: BetTypeRules = BetTypeRules("17:1")
-    street: BetTypeRules = BetTypeRules("11:1")
-    trio: BetTypeRules = BetTypeRules("11:1")
-    corner: BetTypeRules = BetTypeRules("8:1")
-    first_four: BetTypeRules = BetTypeRules("8:1")
-    six_line: BetTypeRules = BetTypeRules("5:1")
-    column: BetTypeRules = BetTypeRules("2:1")
-    dozen: BetTypeRules = BetTypeRules("2:1")
-    red: BetTypeRules = BetTypeRules("1:1")
-    black: BetTypeRules = BetTypeRules("1:1")
-    odd: BetTypeRules = BetTypeRules("1:1")
-    even: BetTypeRules = BetTypeRules("1:1")
-    low: BetTypeRules = BetTypeRules("1:1")
-    high: BetTypeRules = BetTypeRules("1:1")
+    straight: SpotRules = SpotRules("35:1")
+    split: SpotRules = SpotRules("17:1")
+    street: SpotRules = SpotRules("11:1")
+    trio: SpotRules = SpotRules("11:1")
+    corner: SpotRules = SpotRules("8:1")
+    first_four: SpotRules = SpotRules("8:1")
+    six_line: SpotRules = SpotRules("5:1")
+    column: SpotRules = SpotRules("2:1")
+    dozen: SpotRules = SpotRules("2:1")
+    red: SpotRules = SpotRules("1:1")
+    black: SpotRules = SpotRules("1:1")
+    odd: SpotRules = SpotRules("1:1")
+    even: SpotRules = SpotRules("1:1")
+    low: SpotRules = SpotRules("1:1")
+    high: SpotRules = SpotRules("1:1")
 
     def __post_init__(self) -> None:
         if self.minor_unit <= 0:
             raise ValueError("minor_unit must be positive")
 
-    def bet_type(self, name: str) -> BetTypeRules:
-        rules: BetTypeRules = getattr(self, name)
+    def bet_type(self, name: str) -> SpotRules:
+        rules: SpotRules = getattr(self, name)
         return rules
 
     def win(self, bet_type: str, stake: Decimal) -> Decimal:
-        """What a winning stake earns on top of itself, rounded down to the
-        minor unit (the house pays no fraction of a cent)."""
-        ratio = parse_ratio(self.bet_type(bet_type).pays)
-        exact = stake * ratio.numerator / ratio.denominator
-        return exact.quantize(self.minor_unit, rounding=ROUND_DOWN)
+        """What a winning stake earns on top of itself."""
+        return self.bet_type(bet_type).winnings(stake, self.minor_unit)
 
 
 @dataclass(frozen=True, slots=True)

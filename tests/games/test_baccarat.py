@@ -17,7 +17,6 @@ from dealer_station.games.baccarat import (
     BaccaratEngine,
     BaccaratRound,
     BaccaratRules,
-    SpotRules,
     next_card_to,
     score,
     setup,
@@ -35,6 +34,7 @@ from dealer_station.games.events import (
 )
 from dealer_station.games.rejection import Rejected
 from dealer_station.games.rulefile import RuleFileError
+from dealer_station.games.stakes import SpotRules
 
 ENGINE = BaccaratEngine(BaccaratRules())
 

@@ -23,10 +23,11 @@ from fractions import Fraction
 import pytest
 
 from dealer_station.cli import main
-from dealer_station.games.baccarat import BaccaratRules, SpotRules
+from dealer_station.games.baccarat import BaccaratRules
 from dealer_station.games.baccarat_odds import count_outcomes, odds
-from dealer_station.games.roulette import BetTypeRules, RouletteRules, house_edges
+from dealer_station.games.roulette import RouletteRules, house_edges
 from dealer_station.games.roulette_layout import BET_TYPES
+from dealer_station.games.stakes import SpotRules
 
 
 def percent(edge: Fraction) -> float:
@@ -102,7 +103,7 @@ def test_every_roulette_bet_has_the_single_zero_edge() -> None:
 
 def test_roulette_edge_follows_the_payout() -> None:
     # A straight up paying 34:1 returns 35 of every 37 units: an edge of 2/37.
-    rules = RouletteRules(straight=BetTypeRules("34:1"))
+    rules = RouletteRules(straight=SpotRules("34:1"))
     assert house_edges(rules)["straight"].house_edge == Fraction(2, 37)
 
 

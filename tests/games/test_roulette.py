@@ -25,7 +25,6 @@ from dealer_station.games.events import (
 )
 from dealer_station.games.rejection import Rejected
 from dealer_station.games.roulette import (
-    BetTypeRules,
     RouletteEngine,
     RouletteRound,
     RouletteRules,
@@ -33,6 +32,7 @@ from dealer_station.games.roulette import (
 )
 from dealer_station.games.roulette_layout import BET_TYPES, WHEEL_ORDER, colour_of, placements
 from dealer_station.games.rulefile import RuleFileError
+from dealer_station.games.stakes import SpotRules
 
 ENGINE = RouletteEngine(RouletteRules())
 
@@ -219,8 +219,8 @@ def test_bets_the_layout_does_not_allow_are_refused(spot: str, numbers: list[int
 
 
 LIMITED = RouletteRules(
-    straight=BetTypeRules("35:1", Decimal("0.50"), Decimal(100)),
-    red=BetTypeRules("1:1", Decimal(5), Decimal(1000)),
+    straight=SpotRules("35:1", Decimal("0.50"), Decimal(100)),
+    red=SpotRules("1:1", Decimal(5), Decimal(1000)),
 )
 
 
@@ -407,6 +407,6 @@ def test_a_studio_variant_changes_one_limit(tmp_path: Path) -> None:
 
 def test_winnings_below_the_minor_unit_are_not_paid() -> None:
     # A studio's 17:2 six line on 0.05 wins 0.425: the house pays whole cents, 0.42.
-    rules = RouletteRules(six_line=BetTypeRules("17:2", Decimal("0.01"), Decimal(10)))
+    rules = RouletteRules(six_line=SpotRules("17:2", Decimal("0.01"), Decimal(10)))
     [payout] = spin(1, bet("six_line", [1, 2, 3, 4, 5, 6], "0.05"), engine=RouletteEngine(rules))
     assert payout["returns"] == "0.47"
