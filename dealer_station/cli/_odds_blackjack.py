@@ -175,7 +175,11 @@ def run(args: argparse.Namespace) -> int:
     try:
         rules = load_variant(args.variant)
         if args.decks is not None:
-            rules = replace(rules, decks=args.decks)
+            # The cut card keeps its place in proportion (it does not change the odds).
+            cut = rules.cut_card_at
+            if cut is not None:
+                cut = max(1, cut * args.decks // rules.decks)
+            rules = replace(rules, decks=args.decks, cut_card_at=cut)
     except (RuleFileError, ValueError) as exc:
         print(f"dealer-station odds: {exc}", file=sys.stderr)
         return 2
