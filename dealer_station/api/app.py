@@ -8,7 +8,7 @@ the tables keep one writer each. The OpenAPI document FastAPI publishes at
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse, PlainTextResponse
@@ -22,7 +22,10 @@ from dealer_station.api.context import Context, StationContext
 from dealer_station.api.feed import TableFeed
 from dealer_station.api.history import History
 from dealer_station.api.metrics import render
-from dealer_station.station import Station
+
+if TYPE_CHECKING:
+    # The station imports this package to serve it: no import cycle at run time.
+    from dealer_station.station import Station
 
 
 def create_app(station: Station) -> FastAPI:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 from fastapi import Depends, HTTPException, Request, status
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
@@ -19,7 +19,10 @@ from dealer_station.api.auth import Authority, Principal
 from dealer_station.api.feed import TableFeed
 from dealer_station.api.history import History
 from dealer_station.config import Role
-from dealer_station.station import Station
+
+if TYPE_CHECKING:
+    # The station imports this package to serve it: no import cycle at run time.
+    from dealer_station.station import Station
 
 ALL_ROLES: tuple[Role, ...] = ("croupier", "pit_boss", "game_server", "viewer")
 

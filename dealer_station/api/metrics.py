@@ -7,9 +7,13 @@ restart); gauges read the station now. Every series is labelled by table.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from dealer_station.api.feed import TableFeed
-from dealer_station.station import Station
+
+if TYPE_CHECKING:
+    # The station imports this package to serve it: no import cycle at run time.
+    from dealer_station.station import Station
 
 Sample = tuple[dict[str, str], float]
 

@@ -7,11 +7,15 @@ import contextlib
 import logging
 import socket
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 import uvicorn
 
 from dealer_station.api.app import create_app
-from dealer_station.station import Station
+
+if TYPE_CHECKING:
+    # The station imports this package to serve it: no import cycle at run time.
+    from dealer_station.station import Station
 
 log = logging.getLogger(__name__)
 

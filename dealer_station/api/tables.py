@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 from fastapi import APIRouter, Depends, HTTPException, Query, status
 
@@ -19,7 +19,10 @@ from dealer_station.api.bodies import (
 )
 from dealer_station.api.commands import REFUSALS
 from dealer_station.api.context import ALL_ROLES, Context, Table, allow
-from dealer_station.station import Station
+
+if TYPE_CHECKING:
+    # The station imports this package to serve it: no import cycle at run time.
+    from dealer_station.station import Station
 
 router = APIRouter(tags=["tables"], responses={k: REFUSALS[k] for k in (401, 403, 404)})
 
