@@ -115,6 +115,7 @@ def main() -> None:
     config = parse_config(
         f'studio = "bench"\nstation = "st"\njournal = "{work / "journal.sqlite3"}"\n'
         f'[mqtt]\nhost = "127.0.0.1"\nport = {port}\n'
+        "[http]\nport = 0\n"
         f'[[tables]]\nid = "bac"\ngame = "baccarat"\nshoe = {{ port = "{link}" }}\n'
         "timers = { betting_seconds = 0.01 }\n"
         "self_driving = { pause_seconds = 0.0, think_seconds = 0.0 }\n"

@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import secrets
 import shutil
 import socket
 import subprocess
@@ -23,15 +24,19 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from dealer_station.api.auth import hash_pin, hash_token, new_token
 from dealer_station.config import (
+    AuthConfig,
     CameraConfig,
     HttpConfig,
     MqttConfig,
+    PitBossConfig,
     SelfDrivingConfig,
     ShoeConfig,
     StationConfig,
     TableConfig,
     TimersConfig,
+    TokenConfig,
 )
 from dealer_station.station import Station
 from drivers.shoe.shuffled_shoe import shuffled_shoe
@@ -104,14 +109,41 @@ def wheel_video() -> Path:
     return videos[0]
 
 
+@dataclass(frozen=True)
+class DemoCredentials:
+    """Made fresh for each demo and printed: never a secret in the code."""
+
+    tokens: dict[str, str]
+    pin: str
+
+    @classmethod
+    def new(cls) -> DemoCredentials:
+        roles = ("croupier", "pit_boss", "game_server", "viewer")
+        return cls({role: new_token() for role in roles}, f"{secrets.randbelow(10**4):04d}")
+
+    def auth(self) -> AuthConfig:
+        return AuthConfig(
+            tokens=[
+                TokenConfig(name=f"demo-{role.replace('_', '-')}", role=role, sha256=hash_token(t))
+                for role, t in self.tokens.items()
+            ],
+            pit_bosses=[PitBossConfig(name="Demo Pit Boss", pin_scrypt=hash_pin(self.pin))],
+        )
+
+
 def demo_config(
-    workdir: Path, broker: DemoBroker, http_port: int, shoes: dict[str, str]
+    workdir: Path,
+    broker: DemoBroker,
+    http_port: int,
+    shoes: dict[str, str],
+    credentials: DemoCredentials,
 ) -> StationConfig:
     timers = TimersConfig(betting_seconds=6, decision_seconds=6, insurance_seconds=4)
     return StationConfig(
         studio="demo",
         station="demo-station",
         journal=workdir / "journal.sqlite3",
+        auth=credentials.auth(),
         mqtt=MqttConfig(
             host="127.0.0.1",
             port=broker.port,
@@ -165,8 +197,13 @@ async def run_demo(workdir: Path | None = None, http_port: int = 8080, seed: int
             for i, (tid, n) in enumerate(decks.items())
         }
         async with demo_broker(workdir, free_port()) as broker:
+            credentials = DemoCredentials.new()
             config = demo_config(
-                workdir, broker, http_port, {tid: sim.port for tid, sim in simulators.items()}
+                workdir,
+                broker,
+                http_port,
+                {tid: sim.port for tid, sim in simulators.items()},
+                credentials,
             )
             station = Station(config)
             dealers = []
@@ -177,7 +214,7 @@ async def run_demo(workdir: Path | None = None, http_port: int = 8080, seed: int
 
                 station.on_shuffle[tid] = reshuffle
                 dealers.append(asyncio.create_task(deal_when_green(sim, decks[tid])))
-            _print_where_to_look(config, broker, workdir)
+            _print_where_to_look(config, broker, credentials)
             try:
                 await station.run()
             finally:
@@ -185,17 +222,32 @@ async def run_demo(workdir: Path | None = None, http_port: int = 8080, seed: int
                     task.cancel()
 
 
-def _print_where_to_look(config: StationConfig, broker: DemoBroker, workdir: Path) -> None:
+def _print_where_to_look(
+    config: StationConfig, broker: DemoBroker, credentials: DemoCredentials
+) -> None:
     base = f"http://{config.http.host}:{config.http.port}"
+    croupier, viewer = credentials.tokens["croupier"], credentials.tokens["viewer"]
     lines = [
         "",
         "dealer-station demo: three live tables",
         f"  broker      {broker.kind} on 127.0.0.1:{broker.port}",
         f"  watch MQTT  mosquitto_sub -h 127.0.0.1 -p {broker.port} -t '{config.mqtt.prefix}/#' -v",
+        "",
     ]
     for table in config.tables:
-        lines.append(
-            f"  {table.id:<12}console {base}/console/{table.id}   overlay {base}/overlay/{table.id}"
-        )
-    lines += [f"  journal     {config.journal}", "  stop        Ctrl-C", ""]
+        lines += [
+            f"  {table.id}",
+            f"    console   {base}/console/{table.id}#token={croupier}",
+            f"    overlay   {base}/overlay/{table.id}#token={viewer}",
+        ]
+    lines += [
+        "",
+        f"  pit boss    Demo Pit Boss, PIN {credentials.pin}",
+        f"  API tokens  game server {credentials.tokens['game_server']}",
+        f"              pit boss {credentials.tokens['pit_boss']}",
+        f"  API docs    {base}/docs",
+        f"  journal     {config.journal}",
+        "  stop        Ctrl-C",
+        "",
+    ]
     print("\n".join(lines), flush=True)

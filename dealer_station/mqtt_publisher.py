@@ -60,6 +60,7 @@ class TablePublisher:
         self.stats_at = ""
         self.connects = 0
         self.stopping = False
+        self.closed = False
         # Told (msg_seq, time.perf_counter() of the PUBACK) for each round event
         # the broker acknowledged: the latency benchmark's probe.
         self.on_puback: Callable[[int, float], None] | None = None
@@ -182,6 +183,8 @@ class TablePublisher:
         self.connected = False
 
     def _puback(self, mid: int, when: float) -> None:
+        if self.closed:
+            return  # after the journal closed: the next start sends these again
         msg_seq = self.inflight.pop(mid, None)
         if msg_seq is None:
             return  # a retained state message, or from a connection gone since

@@ -27,7 +27,7 @@ def _box_hand(to: str) -> str:
     return f"{box.upper()} - HAND {int(hand) + 1}"
 
 
-def action_text(step: NextStep, game: str) -> str:
+def action_text(step: NextStep, game: str, rnd: object = None) -> str:
     """The next required action, as the console shows it in large type."""
     if step.kind == "round_open":
         return "OPEN BETS"
@@ -47,6 +47,9 @@ def action_text(step: NextStep, game: str) -> str:
         return f"DECISION: {_box_hand(step.to)}"
     if step.kind == "card":
         if game == "baccarat":
+            # The tableau's third cards are what a croupier must not miss.
+            if isinstance(rnd, BaccaratRound) and len(getattr(rnd, step.to)) == 2:
+                return f"{step.to.upper()} THIRD CARD"
             return f"CARD TO {step.to.upper()}"
         if step.to == "dealer":
             return "DEALER DRAWS"
@@ -123,7 +126,7 @@ def table_view(state: TableState) -> dict[str, Any]:
         "variant": state.setup.variant,
         "round": None,
         "next": step.to_json(),
-        "action": action_text(step, state.game),
+        "action": action_text(step, state.game, state.round),
         "hold": state.hold or None,
     }
     if state.shoe is not None:

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 
 from dealer_station import sdnotify
 from dealer_station.actor import TableActor
+from dealer_station.api.server import serve_http
 from dealer_station.config import StationConfig
 from dealer_station.croupier import SelfDrivingCroupier
 from dealer_station.journal import Journal
@@ -95,6 +96,7 @@ class Station:
                     )
                     tasks.append(asyncio.create_task(croupier.run(), name=f"croupier {tid}"))
             tasks.append(asyncio.create_task(sdnotify.run_watchdog(), name="watchdog"))
+            tasks.append(asyncio.create_task(serve_http(self), name="http"))
             sdnotify.ready()
             sdnotify.status(f"{len(self.actors)} tables running")
             log.info("station %s running %s", self.config.station, ", ".join(self.actors))
@@ -120,4 +122,7 @@ class Station:
         await asyncio.gather(*tasks, return_exceptions=True)
         for publisher in self.publishers.values():
             await asyncio.to_thread(publisher.stop)
+        await asyncio.sleep(0.05)  # acknowledgements already posted to the loop
+        for publisher in self.publishers.values():
+            publisher.closed = True
         self.journal.close()

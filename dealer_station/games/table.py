@@ -83,6 +83,9 @@ def apply(state: TableState | None, event: Event) -> tuple[TableState, list[Outp
         if state is not None and not state.round_over:
             raise Rejected("round_in_progress", "finish or void the round before changing table")
         new = select_table(event)
+        if state is not None and state.table == new.table:
+            # Round ids stay unique at a table whose game or variant changes.
+            new = replace(new, rounds_started=state.rounds_started)
         return new, [
             {
                 "type": "table_ready",

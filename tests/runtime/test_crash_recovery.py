@@ -73,6 +73,7 @@ def test_kill_dash_nine_at_random_points_of_50_rounds(broker: Broker, tmp_path: 
         config.write_text(
             f'studio = "test"\nstation = "st"\njournal = "{journal}"\n'
             f'[mqtt]\nhost = "127.0.0.1"\nport = {broker.port}\n'
+            "[http]\nport = 0\n"
             f'[[tables]]\nid = "bac"\ngame = "baccarat"\n'
             f'shoe = {{ port = "{sim.port}" }}\n'
             "timers = { betting_seconds = 0.2 }\n"

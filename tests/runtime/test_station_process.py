@@ -21,6 +21,7 @@ def test_ready_then_watchdog_pings_then_a_clean_stop(broker: Broker, tmp_path: P
     config.write_text(
         f'studio = "s"\nstation = "st"\njournal = "{tmp_path / "j.sqlite3"}"\n'
         f'[mqtt]\nhost = "127.0.0.1"\nport = {broker.port}\n'
+        "[http]\nport = 0\n"
         '[[tables]]\nid = "r1"\ngame = "roulette"\n'
     )
     notify = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)

@@ -19,7 +19,8 @@ from dealer_station.station import Station
 def config_for(text: str, journal: Path, broker_port: int) -> StationConfig:
     return parse_config(
         f'studio = "test"\nstation = "st"\njournal = "{journal}"\n'
-        f'[mqtt]\nhost = "127.0.0.1"\nport = {broker_port}\n' + text
+        f'[mqtt]\nhost = "127.0.0.1"\nport = {broker_port}\n'
+        "[http]\nport = 0\n" + text
     )
 
 
