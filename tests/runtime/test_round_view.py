@@ -1,0 +1,67 @@
+"""What the console reads at arm's length: the next action in a croupier's words."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from dealer_station.games import table
+from dealer_station.games.cards import parse_card
+from dealer_station.games.events import (
+    CloseBets,
+    DealCard,
+    Decision,
+    Event,
+    OpenRound,
+    PlaceBet,
+    SelectTable,
+)
+from dealer_station.round_view import table_view
+
+
+def _fold(*events: Event) -> table.TableState:
+    state = None
+    for event in events:
+        state, _ = table.apply(state, event)
+    assert state is not None
+    return state
+
+
+def _cards(*texts: str) -> list[Event]:
+    return [DealCard(parse_card(t)) for t in texts]
+
+
+def test_baccarat_third_cards_are_named() -> None:
+    # Player 2+3 = 5 draws; Banker K+6 = 6 draws on a Player third card of 7.
+    opening = [SelectTable("baccarat"), OpenRound("r1"), CloseBets()]
+    assert table_view(_fold(*opening))["action"] == "CARD TO PLAYER"
+    assert table_view(_fold(*opening, *_cards("2S", "KD", "3H", "6C")))["action"] == (
+        "PLAYER THIRD CARD"
+    )
+    assert table_view(_fold(*opening, *_cards("2S", "KD", "3H", "6C", "7D")))["action"] == (
+        "BANKER THIRD CARD"
+    )
+
+
+def test_blackjack_counts_hands_from_one_as_a_croupier_does() -> None:
+    state = _fold(
+        SelectTable("blackjack", "standard-blackjack"),
+        OpenRound("r1"),
+        PlaceBet("ann", "main", Decimal(10), box=3),
+        CloseBets(),
+        *_cards("8S", "6D", "8C"),
+        Decision(box=3, action="split"),
+    )
+    view = table_view(state)
+    assert view["action"] == "CARD TO BOX 3 - HAND 1"
+    assert [h["cards"] for h in view["table"]["boxes"][0]["hands"]] == [["8S"], ["8C"]]
+
+
+def test_round_ids_stay_unique_when_the_variant_changes() -> None:
+    state = _fold(
+        SelectTable("blackjack", "standard-blackjack", table="t"),
+        OpenRound(),
+        CloseBets(),
+        SelectTable("blackjack", "diamond-blackjack", table="t"),
+        OpenRound(),
+    )
+    assert state.round.round_id == "t-000002"
