@@ -140,21 +140,27 @@ _EMPTY: Final = -1.0e6
 
 
 @cache
-def _selector(up: int, hits_soft_17: bool) -> tuple[FloatArray, int, int]:
-    """A matrix that sums each multiset's log falling factorials with one
-    product: row ``r * (depth + 1) + j`` is +1 where the multiset draws ``j``
-    of class ``r``, and the last block is -1 at the multiset's size (the
-    shoe's falling factorial divides)."""
+def _selector(up: int, hits_soft_17: bool) -> tuple[IntArray, FloatArray, int, int]:
+    """What sums each multiset's log falling factorials in one matrix
+    product: the columns of the flattened log table that some multiset uses
+    (class ``r`` drawn ``j >= 1`` times is column ``r * (depth + 1) + j``; the
+    shoe's own falling factorial, which divides, follows at ``10 * (depth + 1)
+    + size``), and a matrix with +1 (or -1 for the divisor) where a multiset
+    uses a column. Columns no multiset uses are left out: most are, and the
+    product is the bulk of the work."""
     table = dealer_table(up, hits_soft_17)
     depth = int(table.draws.max())
     size_depth = int(table.sizes.max())
     width = depth + 1
-    select = np.zeros((10 * width + size_depth + 1, len(table.draws)))
+    full = np.zeros((10 * width + size_depth + 1, len(table.draws)))
     rows = np.arange(len(table.draws))
     for r in range(10):
-        select[r * width + table.draws[:, r], rows] = 1.0
-    select[10 * width + table.sizes, rows] = -1.0
-    return select, depth, size_depth
+        full[r * width + table.draws[:, r], rows] = 1.0
+    full[10 * width + table.sizes, rows] = -1.0
+    # log ff(n, 0) = 0: drawing none of a class adds nothing.
+    full[[r * width for r in range(10)] + [10 * width], :] = 0.0
+    used = np.flatnonzero(np.abs(full).sum(axis=1))
+    return used, full[used], depth, size_depth
 
 
 def outcome_probabilities(table: DealerTable, shoes: IntArray, chunk: int = 1024) -> FloatArray:
@@ -162,7 +168,7 @@ def outcome_probabilities(table: DealerTable, shoes: IntArray, chunk: int = 1024
     up-card already out). The probabilities are not conditioned on anything:
     the blackjack column holds the chance of a dealer blackjack."""
     shoes = np.asarray(shoes, dtype=np.int64).reshape(-1, 10)
-    select, depth, size_depth = _selector(table.up, table.hits_soft_17)
+    used, select, depth, size_depth = _selector(table.up, table.hits_soft_17)
     out = np.empty((len(shoes), len(OUTCOMES)))
     for start in range(0, len(shoes), chunk):
         part = shoes[start : start + chunk]
@@ -173,7 +179,7 @@ def outcome_probabilities(table: DealerTable, shoes: IntArray, chunk: int = 1024
             ),
             axis=1,
         )
-        out[start : start + chunk] = np.exp(logs @ select) @ table.weights
+        out[start : start + chunk] = np.exp(logs[:, used] @ select) @ table.weights
     return out
 
 

@@ -223,28 +223,30 @@ class UpCardSolver:
 
     def _new_node(self, hand: Composition, spot: Spot) -> _Node:
         total, soft = hand_value(hand)
-        left = self._left(hand, spot)
-        cards = sum(left)
-        bj = self.bj_card
+        split, others = spot.split_card, spot.others
+        shoe, bj = self.shoe, self.bj_card
+        cards = self.cards - sum(hand) - (others if split >= 0 else 0)
+        bj_left = shoe[bj] - hand[bj] - (others if bj == split else 0) if bj >= 0 else 0
         children = []
         bust = bust_then_blackjack = 0.0
         if total < 21:
-            hard = total - 10 if soft else total
-            for r, n in enumerate(left):
-                if not n:
+            # A card of class r (worth r + 1) busts the hand from class ``limit`` up.
+            limit = 21 - (total - 10 if soft else total)
+            for r in range(10):
+                n = shoe[r] - hand[r] - (others if r == split else 0)
+                if n <= 0:
                     continue
                 p = n / cards
-                if hard + r + 1 > 21:
+                if r >= limit:
                     bust += p
                     if bj >= 0:
-                        bust_then_blackjack += p * (left[bj] - (r == bj)) / (cards - 1)
+                        bust_then_blackjack += p * (bj_left - (r == bj)) / (cards - 1)
                 else:
-                    children.append((add_card(hand, r), p))
+                    children.append((hand[:r] + (hand[r] + 1,) + hand[r + 1 :], p))
         removal = hand
-        if spot.split_card >= 0 and spot.others:
-            c = spot.split_card
-            removal = hand[:c] + (hand[c] + spot.others,) + hand[c + 1 :]
-        blackjack = left[bj] / cards if bj >= 0 else 0.0
+        if split >= 0 and others:
+            removal = hand[:split] + (hand[split] + others,) + hand[split + 1 :]
+        blackjack = bj_left / cards if bj >= 0 else 0.0
         return _Node(
             total, sum(hand), tuple(children), bust, bust_then_blackjack, blackjack, removal
         )
