@@ -1,13 +1,15 @@
-"""Play a blackjack variant through the real table and engine with the
-computed basic strategy, and check the simulated return against the exact one.
+"""Play a blackjack variant through the real engine with the computed basic
+strategy, and check the simulated return against the exact one.
 
     .venv/bin/python benchmarks/blackjack_simulation.py --rounds 10000000
     .venv/bin/python benchmarks/blackjack_simulation.py --variant diamond-blackjack --rounds 200000
 
-Every round goes through ``table.apply``: bets, a really shuffled physical shoe
-dealt card by card (the variant's own shuffle: cut card or every round), the
-engine's legal actions, its settlement. Each box plays the basic strategy table
-that ``blackjack_odds.analyse`` builds from the same variant file, and declines
+Every round goes through ``BlackjackEngine.apply``, the engine the table runs:
+bets, cards off a really shuffled physical shoe one by one (the variant's own
+shuffle: every round, or when the cut card is out), the engine's legal actions,
+its settlement. (The table fold around it only adds the shoe's bookkeeping; it
+is left out for speed.) Each box plays the basic strategy table that
+``blackjack_odds.analyse`` builds from the same variant file, and declines
 insurance and even money. The simulated return must fall inside the 99.9%
 confidence interval around the computed basic-strategy return. With a cut card
 the game is not the full-shoe game the analysis computes (the cut-card effect,
@@ -26,11 +28,10 @@ import time
 from decimal import Decimal
 
 from dealer_station.autoplay import PhysicalShoe
-from dealer_station.games import table
 from dealer_station.games.blackjack import BlackjackEngine, BlackjackRound
 from dealer_station.games.blackjack_dealer import composition, rank_class
 from dealer_station.games.blackjack_odds import analyse
-from dealer_station.games.blackjack_rules import SHIPPED_VARIANTS, load_variant
+from dealer_station.games.blackjack_rules import SHIPPED_VARIANTS, BlackjackRules, load_variant
 from dealer_station.games.blackjack_strategy import DEALT
 from dealer_station.games.blackjack_strategy_table import BasicStrategy
 from dealer_station.games.events import (
@@ -38,13 +39,9 @@ from dealer_station.games.events import (
     CloseInsurance,
     DealCard,
     Decision,
-    NewShoe,
-    OpenRound,
+    Event,
     PlaceBet,
-    SelectTable,
-    Shuffle,
 )
-from dealer_station.games.table import TableState
 
 Z_999 = 3.2905  # two-sided 99.9% normal quantile
 STAKE = Decimal(10)
@@ -64,66 +61,51 @@ def decide(
 
 
 def simulate(
-    variant: str, strategy: BasicStrategy, rounds: int, boxes: int, seed: int
+    rules: BlackjackRules, strategy: BasicStrategy, rounds: int, boxes: int, seed: int
 ) -> tuple[float, float, float]:
     """Mean and standard deviation of a round's net per unit staked on each
     box, and the seconds it took."""
-    rng = random.Random(seed)
-    state, _ = table.apply(None, SelectTable("blackjack", variant))
-    engine = state.setup.engine
-    assert isinstance(engine, BlackjackEngine) and state.shoe is not None
-    shoe = PhysicalShoe(state.shoe.decks, rng)
+    engine = BlackjackEngine(rules)
+    shoe = PhysicalShoe(rules.decks, random.Random(seed))
     shoe.shuffle()
-    state, _ = table.apply(state, NewShoe())
-    played = 0
+    cut = rules.cut_card_at if rules.shuffle == "cut_card" else None
     total = total_sq = 0.0
     started = time.perf_counter()
-    while played < rounds:
-        state, net = play_round(state, engine, strategy, shoe, boxes)
-        x = net / boxes
+    for _ in range(rounds):
+        if cut is None or rules.decks * 52 - len(shoe.cards) >= cut:
+            shoe.shuffle()
+        x = play_round(engine, strategy, shoe, boxes) / boxes
         total += x
         total_sq += x * x
-        played += 1
     seconds = time.perf_counter() - started
-    mean = total / played
-    sd = math.sqrt(max(total_sq / played - mean * mean, 0.0))
+    mean = total / rounds
+    sd = math.sqrt(max(total_sq / rounds - mean * mean, 0.0))
     return mean, sd, seconds
 
 
 def play_round(
-    state: TableState,
-    engine: BlackjackEngine,
-    strategy: BasicStrategy,
-    shoe: PhysicalShoe,
-    boxes: int,
-) -> tuple[TableState, float]:
-    """One round from the opening to the settlement; the main bets' net in
-    units of the stake."""
-    if state.next_step().kind == "shuffle":
-        shoe.shuffle()
-        state, _ = table.apply(state, Shuffle())
-    if state.setup.shuffle_every_round:
-        shoe.shuffle()
-    state, _ = table.apply(state, OpenRound())
+    engine: BlackjackEngine, strategy: BasicStrategy, shoe: PhysicalShoe, boxes: int
+) -> float:
+    """One round from the bets to the settlement; the main bets' net in units
+    of the stake."""
+    state = engine.new_round("sim")
     for box in range(1, boxes + 1):
-        state, _ = table.apply(state, PlaceBet("sim", "main", STAKE, box=box))
-    state, _ = table.apply(state, CloseBets())
-    while True:
-        step = state.next_step()
+        state, _ = engine.apply(state, PlaceBet("sim", "main", STAKE, box=box))
+    state, _ = engine.apply(state, CloseBets())
+    while not engine.is_over(state):
+        step = engine.next_step(state)
+        event: Event
         if step.kind == "card":
-            state, outputs = table.apply(state, DealCard(shoe.draw()))
+            event = DealCard(shoe.draw())
         elif step.kind == "decision":
-            assert isinstance(state.round, BlackjackRound)
-            decision = decide(strategy, state.round, step.to, step.options)
-            state, outputs = table.apply(state, decision)
+            event = decide(strategy, state, step.to, step.options)
         elif step.kind == "insurance":
-            state, outputs = table.apply(state, CloseInsurance())
+            event = CloseInsurance()
         else:
             raise AssertionError(f"unexpected step {step}")
-        for out in outputs:
-            if out["type"] == "round_settled":
-                net = sum(Decimal(p["net"]) for p in out["payouts"] if p["spot"] == "main")
-                return state, float(net / STAKE)
+        state, _ = engine.apply(state, event)
+    payouts = engine.outcome(state)["payouts"]
+    return float(sum(Decimal(p["net"]) for p in payouts if p["spot"] == "main") / STAKE)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -140,7 +122,7 @@ def main(argv: list[str] | None = None) -> int:
         started = time.perf_counter()
         odds = analyse(rules)
         analysed = time.perf_counter() - started
-        mean, sd, seconds = simulate(variant, odds.strategy, args.rounds, args.boxes, args.seed)
+        mean, sd, seconds = simulate(rules, odds.strategy, args.rounds, args.boxes, args.seed)
         half = Z_999 * sd / math.sqrt(args.rounds)
         inside = abs(1 + mean - odds.rtp_basic) <= half
         failed |= not inside
