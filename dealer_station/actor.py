@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any, Literal
 
+from dealer_station import strategy_advice
 from dealer_station.config import TableConfig
 from dealer_station.games import table as table_fold
 from dealer_station.games.baccarat_roads import RoundMark, roads
@@ -250,6 +251,11 @@ class TableActor:
             new_state, outputs = table_fold.apply(self.state, event)
         except Rejected as rejected:
             return self._rejected(item, raw, rejected, now)
+        warning = self._strategy_warning(event)
+        if warning is not None:
+            for out in outputs:
+                if out["type"] == "decision":
+                    out["warning"] = warning
         round_id = self._round_of(new_state)
         messages = [self._event_message(o["type"], o, item.source, round_id, now) for o in outputs]
         if any(o["type"] == "round_settled" for o in outputs):
@@ -274,6 +280,7 @@ class TableActor:
                 "event",
                 body,
                 "accepted",
+                detail=warning,
                 by=item.by,
                 why=item.why,
             ),
@@ -285,6 +292,16 @@ class TableActor:
             if out["type"] == "round_settled":
                 self.last_result = message.payload
         return Outcome(True, seq, outputs=tuple(outputs))
+
+    def _strategy_warning(self, event: Event) -> str | None:
+        """Diamond Blackjack's warning for a decision far from basic strategy."""
+        if not isinstance(event, Decision) or self.state is None:
+            return None
+        hand = event.hand
+        if hand is None:
+            step = self.state.next_step()
+            hand = int(step.to.split()[3]) if step.kind == "decision" else 0
+        return strategy_advice.warning(self.state, event.box, hand, event.action)
 
     def _rejected(
         self, item: Command, raw: dict[str, Any], rejected: Rejected, now: datetime
@@ -425,7 +442,8 @@ class TableActor:
             delay, event = timers.insurance_seconds, CloseInsurance()
         elif step.kind == "decision":
             _, box, _, hand = step.to.split()
-            delay, event = timers.decision_seconds, Decision(int(box), "stand", int(hand))
+            action = strategy_advice.timeout_action(self.state, int(box), int(hand), step.options)
+            delay, event = timers.decision_seconds, Decision(int(box), action, int(hand))
         if delay is None or event is None:
             return
         try:

@@ -92,6 +92,9 @@ class BlackjackRules:
     bonus_max: Decimal = Decimal(20)
     # What the decision timer does when a player does not answer in time.
     default_decision: Literal["stand", "basic_strategy"] = "stand"
+    # Flag a decision that gives up more than this expected value (per unit of
+    # the original bet) against basic strategy, as Diamond Blackjack warns.
+    warn_deviation_ev: Decimal | None = None
     published_rtp: str = ""
 
     def __post_init__(self) -> None:
