@@ -236,7 +236,11 @@ function renderBlackjack(s, view, side) {
       box.append(hand);
     });
     const said = el("div", "said");
-    for (const d of decisionsOf(b.box)) said.append(el("span", "said-one", d.data.action.replaceAll("_", " ").toUpperCase()));
+    for (const d of decisionsOf(b.box)) {
+      // Diamond Blackjack warns of a decision far from basic strategy.
+      const word = d.data.action.replaceAll("_", " ").toUpperCase();
+      said.append(el("span", d.data.warning ? "said-one warned" : "said-one", d.data.warning ? `${word} ⚠` : word));
+    }
     box.append(said);
     boxes.append(box);
   }
@@ -245,7 +249,8 @@ function renderBlackjack(s, view, side) {
   const list = el("ol", "decisions");
   for (const d of live.events.filter((e) => e.type === "decision").slice(-12).reverse()) {
     const who = d.data.hand !== undefined ? `BOX ${d.data.box} HAND ${d.data.hand + 1}` : `BOX ${d.data.box} ${d.data.player || ""}`;
-    list.append(el("li", "", `${who}: ${d.data.action.replaceAll("_", " ").toUpperCase()} (${d.source})`));
+    const warned = d.data.warning ? ` ⚠ ${d.data.warning}` : "";
+    list.append(el("li", d.data.warning ? "warned" : "", `${who}: ${d.data.action.replaceAll("_", " ").toUpperCase()} (${d.source})${warned}`));
   }
   side.append(list);
 }
