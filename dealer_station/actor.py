@@ -147,6 +147,7 @@ class TableActor:
             self._remember(outputs)
         for record in self.journal.records(self.id, kind="device"):
             self.devices[record.body["device"]] = (record.body["state"], record.at)
+        self.last_result = self.journal.last_message(self.id, "round_settled")
         self.state = state
         if state is not None and not state.round_over:
             if self.config.recovery == "void":

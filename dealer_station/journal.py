@@ -148,6 +148,15 @@ class Journal:
         ).fetchone()
         return None if row is None else dict(json.loads(row[0]))
 
+    def last_message(self, table: str, kind: str) -> str | None:
+        """The payload of the table's last outbox message of that type."""
+        row = self._db.execute(
+            "SELECT payload FROM outbox WHERE table_id = ? AND payload LIKE ?"
+            " ORDER BY msg_seq DESC LIMIT 1",
+            (table, f'%"type":"{kind}"%'),
+        ).fetchone()
+        return None if row is None else str(row[0])
+
     def tables(self) -> list[str]:
         return [r[0] for r in self._db.execute("SELECT DISTINCT table_id FROM journal")]
 

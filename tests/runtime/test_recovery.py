@@ -47,6 +47,7 @@ def test_resume_continues_the_round_where_it_was(tmp_path: Path) -> None:
     assert after.state is not None and after.state.next_step().to == "player"
     assert after.msg_seq == seq_before  # nothing new was journaled or published
     _send(after, "shoe", *({"type": "card", "card": c} for c in ("3H", "6C", "7D", "2C")))
+    assert after.last_result is None  # nothing settled yet: no retained result to restore
     settled = [o for o in after.settled if o["round"] == "r1"]
     assert settled[0]["winner"] == "banker"
     assert settled[0]["payouts"][0]["returns"] == "195"
@@ -62,6 +63,10 @@ def test_void_returns_every_stake_and_says_why(tmp_path: Path) -> None:
     assert "restarted" in void.body["reason"]
     payload = after.journal.outbox("bac", 0, 1000)[-1].payload
     assert '"voided":true' in payload and '"returns":"100"' in payload
+    after.journal.close()
+    # The retained `result` topic reads the same after yet another restart.
+    again = _actor(tmp_path / "j.sqlite3")
+    assert again.last_result == payload
 
 
 def test_a_new_variant_in_the_config_takes_effect_between_rounds(tmp_path: Path) -> None:
