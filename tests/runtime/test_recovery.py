@@ -44,10 +44,10 @@ def test_resume_continues_the_round_where_it_was(tmp_path: Path) -> None:
     before.journal.close()
 
     after = _actor(tmp_path / "j.sqlite3", recovery="resume")
+    assert after.last_result is None  # nothing settled yet: no retained result to restore
     assert after.state is not None and after.state.next_step().to == "player"
     assert after.msg_seq == seq_before  # nothing new was journaled or published
     _send(after, "shoe", *({"type": "card", "card": c} for c in ("3H", "6C", "7D", "2C")))
-    assert after.last_result is None  # nothing settled yet: no retained result to restore
     settled = [o for o in after.settled if o["round"] == "r1"]
     assert settled[0]["winner"] == "banker"
     assert settled[0]["payouts"][0]["returns"] == "195"
