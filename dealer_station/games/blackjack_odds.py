@@ -136,13 +136,13 @@ def _sevens(rules: BlackjackRules, shoe: Composition, draws_third: dict[int, flo
     first = sevens / n
     two = first * (sevens - 1) / (n - 1)
     three = 0.0
-    for up, p_up in enumerate(shoe):
-        if not p_up:
+    for up, ups in enumerate(shoe):
+        if not ups:
             continue
         left = [c - (r == up) for r, c in enumerate(shoe)]
         if left[SEVEN] < 2:
             continue
-        dealt_77 = (p_up / n) * left[SEVEN] * (left[SEVEN] - 1) / ((n - 1) * (n - 2))
+        dealt_77 = (ups / n) * left[SEVEN] * (left[SEVEN] - 1) / ((n - 1) * (n - 2))
         three += dealt_77 * draws_third.get(up, 0.0) * (left[SEVEN] - 2) / (n - 3)
     ratios = [parse_ratio(r) for r in rules.bonus_sevens_pays]
     chances = (first - two, two - three, three)
