@@ -83,7 +83,7 @@ def test_a_baccarat_round_through_the_api_and_its_recall(rig: Rig) -> None:
     rig.post("/tables/bac/round/close-bets", "croupier")
     # The previous test left the round with bob's bet; settle it.
     shoe(rig, "bac", "4S", "5D", "3H", "KC")  # Player 7, Banker 5: Banker draws
-    assert state(rig, "bac")["state"]["action"] == "CARD TO BANKER"
+    assert state(rig, "bac")["state"]["action"] == "BANKER THIRD CARD"
     shoe(rig, "bac", "9C")  # Banker 4: Player wins 7 to 4
     round_id = state(rig, "bac")["state"]["round"]
     recall = rig.get(f"/tables/bac/rounds/{round_id}", "pit_boss").json()

@@ -49,7 +49,7 @@ def test_a_croupier_deals_a_baccarat_round(
     # Player 2 3 (5) draws; Banker 4 2 (6) stands on the Player's third card 3.
     stack(shoe, "2S", "4C", "3D", "2H", "3C")
     draw(station, "bac", shoe, 4)
-    expect(action).to_have_text("CARD TO PLAYER")
+    expect(action).to_have_text("PLAYER THIRD CARD")
     expect(page.locator(".side.player .score")).to_have_text("5")
     expect(page.locator(".side.banker .score")).to_have_text("6")
     expect(page.locator(".side.player .card")).to_have_count(2)
