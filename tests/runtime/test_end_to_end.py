@@ -13,6 +13,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
 from support.broker import Broker, Subscriber
 from support.station import StationThread, config_for
 
@@ -41,7 +42,10 @@ def _deal(st: StationThread, sim: FramedShoeSimulator, table: str, count: int) -
         st.wait_until(lambda: sim.all_acknowledged())
 
 
-def test_baccarat_round_from_the_shoe_to_a_subscriber(broker: Broker, tmp_path: Path) -> None:
+@pytest.mark.parametrize("protocol", ["5", "3.1.1"])
+def test_baccarat_round_from_the_shoe_to_a_subscriber(
+    broker: Broker, tmp_path: Path, protocol: str
+) -> None:
     # Player 2+3 = 5 draws a 7 (total 2); Banker K+6 = 6 draws on a third card of
     # 6-7 (RULES.md's table) and makes 8: Banker wins.
     order = ["2S", "KD", "3H", "6C", "7D", "2C"]
@@ -53,6 +57,9 @@ def test_baccarat_round_from_the_shoe_to_a_subscriber(broker: Broker, tmp_path: 
             "timers = { betting_seconds = 60 }\n",
             tmp_path / "journal.sqlite3",
             broker.port,
+        )
+        config = config.model_copy(
+            update={"mqtt": config.mqtt.model_copy(update={"protocol": protocol})}
         )
         with StationThread(config) as st:
             st.wait_until(
