@@ -1,11 +1,15 @@
 """Finding the ball in the unwrapped annulus around the rotor.
 
 A pixel is the ball when it is brighter (in its darkest colour channel: the ball is
-white or silver) than both backgrounds: the still picture (so the bowl, the
-diamonds and the highlights that stay where the lights are do not count) and, on
-the rotor, the rotor's own picture turned with it (so the numbers and frets do not
-count). The ball at rest in a pocket is new to both: it turns with the rotor, but
-it was not in the pocket before.
+white or silver) than what is normally there:
+
+- off the rotor (track, deflectors, beyond), than the still picture: a running mean,
+  so the bowl, the diamonds and the highlights that stay where the lights are do not count;
+- on the rotor, than the rotor's own picture turned with it. That picture is an upper
+  envelope (the brightest each rotor spot has recently been, under any light and at any
+  sub-pixel phase), so white numbers, frets and glints passing under a lamp never stand
+  out. It is frozen while the ball is on the rotor: the ball resting in a pocket then
+  stays new for as long as it rests, while everything painted on the rotor does not.
 """
 
 from __future__ import annotations
@@ -22,8 +26,9 @@ _BALL_DEG = 3.0  # angular size of the smallest ball on the track, roughly
 _BALL_RHO = 0.04
 _MIN_CONTRAST = 10.0  # grey levels; and this many per-pixel noise deviations:
 _NOISE_FACTOR = 3.0
-_ROTOR_CANDIDATES = 3
+_ROTOR_CANDIDATES = 4
 _HAND_ROWS = 5  # outermost rows, where only an arm (or a ball leaving) can change
+_ENVELOPE_RISE = 0.5  # how fast the rotor's envelope follows a brighter picture, per frame
 
 
 @dataclass(frozen=True)
@@ -38,7 +43,7 @@ class Sightings:
     """The best ball candidate off the rotor (track, deflectors, beyond) and on it."""
 
     track: BallSighting | None
-    rotor: tuple[BallSighting, ...]  # best first; numbers and frets can look like a ball too
+    rotor: tuple[BallSighting, ...]  # best first, at least three ball widths apart
 
 
 def shift_columns(a: FloatArray, bins: float) -> FloatArray:
@@ -53,46 +58,53 @@ def shift_columns(a: FloatArray, bins: float) -> FloatArray:
 
 
 class BallFinder:
-    def __init__(self, grid: PolarGrid, background_seconds: float) -> None:
+    def __init__(self, grid: PolarGrid, background_seconds: float, memory_seconds: float) -> None:
         self.grid = grid
         self.rotor_rows = int(np.searchsorted(grid.rhos, 1.0, side="right"))
         self.static_rows = slice(self.rotor_rows, len(grid.rhos))
         self.tau = background_seconds
+        self.memory = memory_seconds
         deg_per_bin = 360.0 / grid.bins
         step = float(grid.rhos[1] - grid.rhos[0])
         self.ka = max(2, round(_BALL_DEG / deg_per_bin))
         self.kr = max(2, round(_BALL_RHO / step))
         self.still: FloatArray | None = None
-        self.turning: FloatArray | None = None  # rotor rows, in the rotor's frame
+        self.envelope: FloatArray | None = None  # rotor rows, in the rotor's frame
         self._t: float | None = None
         self.hand = False
         self._near = np.ones((3, 3), np.uint8)
 
-    def update(self, polar: np.ndarray, rotor_bins: float | None, t: float) -> Sightings:
+    def update(
+        self, polar: np.ndarray, rotor_bins: float | None, t: float, *, learn_rotor: bool = True
+    ) -> Sightings:
+        """Candidates in this frame; `learn_rotor=False` keeps the rotor's picture as it is."""
         w: FloatArray = np.minimum(np.minimum(polar[..., 0], polar[..., 1]), polar[..., 2]).astype(
             np.float32
         )
         rr = self.rotor_rows
         if self.still is None or self._t is None:
             self.still = w.copy()
-            self.turning = shift_columns(w[:rr], -rotor_bins) if rotor_bins is not None else None
             self._t = t
+            self._learn_rotor(w, rotor_bins, 1.0, 1.0)
             return Sightings(None, ())
-        alpha = 1.0 - math.exp(-max(0.0, t - self._t) / self.tau)
+        dt = max(0.0, t - self._t)
+        alpha = 1.0 - math.exp(-dt / self.tau)
         self._t = t
         statics = self.still[self.static_rows]
         gain = float(w[self.static_rows].mean() / max(1.0, float(statics.mean())))
         # Compare with the brightest background pixel nearby: edges that land a fraction
         # of a bin away from where the background has them must not look new.
         d_still = w - gain * cv2.dilate(self.still, self._near)
-        score = d_still.copy()
-        if rotor_bins is not None and self.turning is not None:
-            turning_here = cv2.dilate(shift_columns(self.turning, rotor_bins), self._near)
-            score[:rr] = np.minimum(d_still[:rr], w[:rr] - gain * turning_here)
+        score = d_still
+        if rotor_bins is not None and self.envelope is not None:
+            turning = cv2.dilate(shift_columns(self.envelope, rotor_bins), self._near)
+            score[:rr] = w[:rr] - gain * turning
         else:
             score[:rr] = 0.0
+        noise = float(np.median(np.abs(d_still[self.static_rows]))) * 1.4826
         np.maximum(score, 0, out=score)
-        blob, centre, threshold = self._blobs(score, d_still)
+        blob, centre = self._blobs(score, w)
+        threshold = max(_MIN_CONTRAST, _NOISE_FACTOR * noise)
         track = self._pick(score, blob, centre, threshold, rr, len(self.grid.rhos))
         on_rotor: list[BallSighting] = []
         for _ in range(_ROTOR_CANDIDATES):
@@ -104,28 +116,35 @@ class BallFinder:
                 found.theta / self.grid.bin_radians
             )
             blob[:rr, cols % blob.shape[1]] = -1.0
-        # Everything is learned, the ball too: masking a spot from learning would make a
-        # false sighting permanent. A ball at rest fades into the rotor's picture only
-        # over `background_seconds`, long after it has been declared.
         self.still += alpha * (w / gain - self.still)
-        if rotor_bins is not None:
-            w_rot = shift_columns(w[:rr], -rotor_bins)
-            if self.turning is None:
-                self.turning = w_rot
-            else:
-                self.turning += alpha * (w_rot / gain - self.turning)
+        if learn_rotor:
+            self._learn_rotor(w, rotor_bins, gain, 1.0 - math.exp(-dt / self.memory))
         return Sightings(track, tuple(on_rotor))
 
-    def _blobs(
-        self, score: FloatArray, d_still: FloatArray
-    ) -> tuple[FloatArray, FloatArray, float]:
-        """Ball-sized bright spots minus their radial surroundings; the contrast a ball needs."""
+    def _learn_rotor(
+        self, w: FloatArray, rotor_bins: float | None, gain: float, sink: float
+    ) -> None:
+        if rotor_bins is None:
+            return
+        seen = shift_columns(w[: self.rotor_rows], -rotor_bins) / gain
+        if self.envelope is None:
+            self.envelope = seen
+            return
+        # Rise fast to anything brighter, sink slowly: the envelope is the upper edge of
+        # what each spot of the rotor looks like, whatever the light and pixel phase.
+        env = self.envelope
+        rise = seen > env
+        env += np.where(rise, _ENVELOPE_RISE, sink) * (seen - env)
+
+    def _blobs(self, score: FloatArray, w: FloatArray) -> tuple[FloatArray, FloatArray]:
+        """Ball-sized bright spots minus their radial surroundings."""
         bins = int(score.shape[1])
         centre = cv2.boxFilter(score, -1, (self.ka, self.kr), borderType=cv2.BORDER_REFLECT)
         around = cv2.boxFilter(score, -1, (self.ka, 3 * self.kr), borderType=cv2.BORDER_REFLECT)
         blob: FloatArray = centre - around
         # An arm reaching over the bowl changes the outermost rows over a wide arc.
-        outer = np.abs(d_still[-_HAND_ROWS:]) > 25
+        assert self.still is not None
+        outer = np.abs(w[-_HAND_ROWS:] - self.still[-_HAND_ROWS:]) > 25
         arm = outer.mean(axis=0) > 0.4
         self.hand = bool(arm.sum() >= self.ka)
         if self.hand:
@@ -134,8 +153,7 @@ class BallFinder:
             for col in np.flatnonzero(arm):
                 bad[np.arange(col - reach, col + reach + 1) % bins] = True
             blob[:, bad] = -1.0
-        noise = float(np.median(np.abs(d_still[self.static_rows]))) * 1.4826
-        return blob, np.asarray(centre, np.float32), max(_MIN_CONTRAST, _NOISE_FACTOR * noise)
+        return blob, np.asarray(centre, np.float32)
 
     def _pick(
         self,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -15,12 +15,13 @@ import numpy.typing as npt
 
 from vision.geometry import AngleWarp, Ellipse, polar_grid
 from vision.pockets import POCKET_DEGREES
-from vision.ring import RingMatcher, redness
+from vision.ring import RingMatcher, redness, template
 
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2  # 2 added the rotor's `boost`; version 1 files read as an affine view
 Frame = npt.NDArray[np.uint8]
 _WORK_WIDTH = 320
 _MIN_RING_SCORE = 0.35
+_MAX_BOOST = 0.3  # a camera close and steep enough for more is not a table camera
 
 
 class CalibrationError(Exception):
@@ -59,6 +60,7 @@ class Calibration:
                 "a": e.a,
                 "b": e.b,
                 "angle_deg": math.degrees(e.angle),
+                "boost": list(e.boost),
             },
             "ring": list(self.ring),
             "ring_score": self.ring_score,
@@ -67,15 +69,17 @@ class Calibration:
 
     @staticmethod
     def from_json(data: dict[str, Any]) -> Calibration:
-        if data.get("version") != FORMAT_VERSION:
+        if data.get("version") not in (1, FORMAT_VERSION):
             raise ValueError(f"unsupported calibration version {data.get('version')!r}")
         r = data["rotor"]
+        bu, bv = (float(v) for v in r.get("boost", (0.0, 0.0)))
         rotor = Ellipse(
             float(r["cx"]),
             float(r["cy"]),
             float(r["a"]),
             float(r["b"]),
             math.radians(float(r["angle_deg"])),
+            (bu, bv),
         )
         lo, hi = data["ring"]
         c1, s1, c2, s2 = (float(v) for v in data["angle_warp"])
@@ -142,6 +146,41 @@ def find_rotor(frames: Sequence[Frame]) -> Ellipse:
     return Ellipse(cx / scale, cy / scale, a, b, angle)
 
 
+def find_boost(frames: Sequence[Frame], rotor: Ellipse) -> Ellipse:
+    """The rotor seen in perspective: where its centre must appear for the pocket pattern
+    to be evenly spaced at every radius.
+
+    The foreshortened (minor) axis is where the camera leans, so the centre is first
+    looked for along it, then a little around the best place found.
+    """
+    rows, bins = 12, 360
+    picks = frames[:: max(1, len(frames) // 4)][:4]
+    t = template(bins)
+    t = t - t.mean()
+    spectrum = np.conj(np.fft.rfft(t))
+    norm_t = float(np.linalg.norm(t))
+
+    def evenness(boost: tuple[float, float]) -> float:
+        grid = polar_grid(replace(rotor, boost=boost), 0.55, 1.0, rows, bins)
+        total = 0.0
+        for frame in picks:
+            polar = cv2.remap(frame, grid.map_x, grid.map_y, cv2.INTER_LINEAR).astype(np.float32)
+            red = polar[..., 2] - np.maximum(polar[..., 0], polar[..., 1])
+            red -= red.mean(axis=1, keepdims=True)
+            norms = np.linalg.norm(red, axis=1) * norm_t + 1e-6
+            corr = np.fft.irfft(np.fft.rfft(red, axis=1) * spectrum, bins, axis=1)
+            total += float((corr.max(axis=1) / norms).mean())
+        return total / len(picks)
+
+    best = max(((0.0, v) for v in np.linspace(-_MAX_BOOST, _MAX_BOOST, 13)), key=evenness)
+    for step in (0.025, 0.01):
+        around = [
+            (best[0] + i * step, best[1] + j * step) for i in range(-2, 3) for j in range(-2, 3)
+        ]
+        best = max((b for b in around if math.hypot(*b) <= _MAX_BOOST), key=evenness)
+    return replace(rotor, boost=(float(best[0]), float(best[1])))
+
+
 def find_ring(frames: Sequence[Frame], rotor: Ellipse) -> tuple[tuple[float, float], float]:
     """The band of coloured pockets (and numbers): where the pocket pattern matches best."""
     rows, bins = 48, 360
@@ -197,7 +236,7 @@ def find_warp(frames: Sequence[Frame], rotor: Ellipse, ring: tuple[float, float]
 
 def calibrate(frames: Sequence[Frame]) -> Calibration:
     """Find the wheel in a few tenths of a second of video in which the rotor turns."""
-    rotor = find_rotor(frames)
+    rotor = find_boost(frames, find_rotor(frames))
     ring, score = find_ring(frames, rotor)
     warp = find_warp(frames, rotor, ring)
     h, w = frames[0].shape[:2]

@@ -23,6 +23,7 @@ from vision.ball import BallFinder, BallSighting, Sightings
 from vision.calibration import Calibration, CalibrationError, calibrate
 from vision.geometry import PolarGrid, polar_grid
 from vision.health import CameraHealth
+from vision.locate import BallLocator
 from vision.observations import (
     Alarm,
     AlarmKind,
@@ -32,12 +33,13 @@ from vision.observations import (
 )
 from vision.params import DetectorParams
 from vision.pockets import POCKET_DEGREES
-from vision.ring import RingMatcher, greenness, redness
+from vision.ring import RingMatcher, colour_at, greenness, redness
 from vision.rotor import RotorState, RotorTracker
-from vision.spin import SpinTracker
+from vision.spin import PocketReading, SpinTracker
 
 Frame = npt.NDArray[np.uint8]
 _BALL_EXCLUDE = math.radians(4.0)
+_BALL_CLEARANCE = 0.08  # rotor radii from the ball's centre to rows it cannot cover
 
 
 @dataclass
@@ -49,11 +51,12 @@ class _Pipeline:
     rotor: RotorTracker
     ball: BallFinder
     matcher: RingMatcher
+    locator: BallLocator
 
 
 def _pipeline(calibration: Calibration, params: DetectorParams) -> _Pipeline:
     lo, hi = calibration.ring
-    rho0 = max(0.3, lo - 0.06)
+    rho0 = max(0.3, min(params.inner_rho, lo - 0.06))
     rows = round((params.outer_rho - rho0) / params.radial_step) + 1
     grid = polar_grid(
         calibration.rotor, rho0, params.outer_rho, rows, params.angle_bins, calibration.warp
@@ -67,8 +70,9 @@ def _pipeline(calibration: Calibration, params: DetectorParams) -> _Pipeline:
         grid.fixed_point_maps(),
         slice(r0, r1),
         rotor,
-        BallFinder(grid, params.background_seconds),
+        BallFinder(grid, params.background_seconds, params.rotor_memory_seconds),
         RingMatcher(params.angle_bins),
+        BallLocator(calibration.rotor, calibration.warp),
     )
 
 
@@ -186,17 +190,28 @@ class WheelDetector:
         if self._pipe is None:
             return out
         bins = rotor.zero / pipe.grid.bin_radians if rotor.zero is not None else None
-        seen = pipe.ball.update(polar, bins, t)
+        seen = pipe.ball.update(polar, bins, t, learn_rotor=not self.spins.ball_on_rotor)
         zero = rotor.zero
 
-        def local_zero(theta: float) -> tuple[float, float]:
+        def read_pocket(ball: BallSighting) -> PocketReading:
             assert zero is not None
             a = pipe.matcher.align_near(
-                red, zero, theta, search=math.radians(POCKET_DEGREES) * 0.5, exclude=_BALL_EXCLUDE
+                red,
+                zero,
+                ball.theta,
+                search=math.radians(POCKET_DEGREES) * 0.5,
+                exclude=_BALL_EXCLUDE,
             )
-            return a.zero, a.score
+            # The ring's colour at the ball's angle, from rows clear of the ball itself.
+            r0 = max(pipe.ring_rows.start, pipe.grid.row_of(ball.rho + _BALL_CLEARANCE))
+            colour = None
+            if r0 < pipe.ring_rows.stop:
+                outer = polar[r0 : pipe.ring_rows.stop]
+                colour = colour_at(redness(outer), greenness(outer), a.zero, ball.theta)
+            fix = pipe.locator.locate(frame, ball.theta, ball.rho, a.zero)
+            return PocketReading(zero, a.zero, a.score, colour, fix)
 
-        out += self.spins.step(index, t, rotor, seen, local_zero)
+        out += self.spins.step(index, t, rotor, seen, read_pocket)
         self._record(index, t, rotor, seen)
         return out
 

@@ -19,30 +19,56 @@ FloatArray = npt.NDArray[np.float32]
 
 @dataclass(frozen=True)
 class Ellipse:
+    """The rotor's outline in the image, and where the wheel's centre appears inside it.
+
+    A wheel seen at an angle from close by is not an affine picture: rings inside the
+    rotor's edge shift towards the camera and their angles bend (a pocket on the near
+    side looks wider). Every projective view of a circle is one of its ellipse's affine
+    pictures of a circle, turned by a projective map of the unit disc onto itself; that map
+    is fixed by `boost`, the point of the disc that the wheel's centre becomes (in the
+    ellipse's own axes, as fractions of its semi-axes). (0, 0) is the affine view.
+    """
+
     cx: float
     cy: float
     a: float  # semi-axis along `angle`
     b: float  # semi-axis across it
     angle: float  # radians, direction of the `a` axis in the image
+    boost: tuple[float, float] = (0.0, 0.0)
 
     def points(
         self, theta: npt.NDArray[np.float64], rho: npt.NDArray[np.float64]
     ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
-        """Image (x, y) of wheel angle `theta` (clockwise) at `rho` times the ellipse's size."""
-        t = theta
+        """Image (x, y) of wheel angle `theta` (clockwise) at `rho` times the rotor's radius."""
+        x, y = _boost(rho * np.cos(theta), rho * np.sin(theta), self.boost)
         ca, sa = math.cos(self.angle), math.sin(self.angle)
-        u = rho * self.a * np.cos(t)
-        v = rho * self.b * np.sin(t)
+        u, v = self.a * x, self.b * y
         return self.cx + u * ca - v * sa, self.cy + u * sa + v * ca
 
     def wheel_coords(self, x: float, y: float) -> tuple[float, float]:
         """Inverse of `points`: (theta, rho) of an image point."""
         dx, dy = x - self.cx, y - self.cy
         ca, sa = math.cos(self.angle), math.sin(self.angle)
-        u = (dx * ca + dy * sa) / self.a
-        v = (-dx * sa + dy * ca) / self.b
-        t = math.atan2(v, u)
-        return t, math.hypot(u, v)
+        u = np.array((dx * ca + dy * sa) / self.a)
+        v = np.array((-dx * sa + dy * ca) / self.b)
+        wx, wy = _boost(u, v, (-self.boost[0], -self.boost[1]))
+        return math.atan2(float(wy), float(wx)), math.hypot(float(wx), float(wy))
+
+
+def _boost(
+    x: npt.NDArray[np.float64], y: npt.NDArray[np.float64], t: tuple[float, float]
+) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+    """The projective map of the unit disc onto itself that takes its centre to `t`."""
+    speed = math.hypot(*t)
+    if speed < 1e-12:
+        return x, y
+    nx, ny = t[0] / speed, t[1] / speed
+    ch = 1 / math.sqrt(1 - speed * speed)
+    sh = speed * ch
+    along = x * nx + y * ny
+    w = ch + sh * along
+    stretch = (ch - 1) * along + sh
+    return (x + stretch * nx) / w, (y + stretch * ny) / w
 
 
 @dataclass(frozen=True)

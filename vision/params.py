@@ -8,9 +8,12 @@ from dataclasses import dataclass
 @dataclass(frozen=True)
 class DetectorParams:
     min_revolutions: float = 3.0  # fewer ball revolutions on the track void the spin
-    rest_seconds: float = 0.2  # the ball must keep still relative to the rotor this long
-    rest_tolerance_deg: float = 1.5  # how still is still
+    rest_seconds: float = 0.25  # the ball must keep still relative to the rotor this long
+    rest_tolerance_deg: float = 1.5  # how still is still: the spread of its angle on the rotor
+    min_rest_coverage: float = 0.75  # fraction of the frames at rest in which it must be seen
     fret_margin: float = 0.15  # fraction of a pocket width next to a fret that counts as on it
+    max_estimate_gap: float = 0.3  # pockets between the two readings of the ball's pocket
+    rival_contrast: float = 0.5  # another spot resting this bright (of the ball) makes it unsure
     lost_seconds: float = 1.5  # a ball unseen this long during a spin is lost
     rearm_seconds: float = 0.8  # no ball on the track this long before the next launch counts
     calibration_seconds: float = 0.5  # video used to find the wheel when no file is given
@@ -25,5 +28,8 @@ class DetectorParams:
     min_local_score: float = 0.5
     angle_bins: int = 360
     radial_step: float = 0.02  # of the rotor's radius
+    inner_rho: float = 0.5  # how far in (rotor radii) the ball is looked for: the pockets
     outer_rho: float = 1.8  # how far out from the rotor edge the ball is looked for
     background_seconds: float = 1.0
+    # How long the rotor's picture remembers a glint: longer than a slow rotor's turn.
+    rotor_memory_seconds: float = 8.0

@@ -18,8 +18,10 @@ import numpy.typing as npt
 from vision.geometry import FloatArray
 from vision.pockets import POCKET_COUNT, pocket_colours
 
-_FINE = 10  # template sub-samples per bin
+_FINE = 11  # template sub-samples per bin (odd: one sits on the bin's own angle)
 _VALUES = {"red": 1.0, "black": 0.0, "green": -1.0}
+_MIN_COLOUR_STEP = 8.0  # grey levels between red and black (or green and the rest) to judge by
+_CLEAR = 0.7  # of the way from one colour to the other, to call it that colour
 
 
 def redness(polar_bgr: npt.NDArray[Any]) -> FloatArray:
@@ -53,9 +55,10 @@ def zero_margin(green: FloatArray, zero: float) -> float:
 
 
 def fine_template(bins: int) -> FloatArray:
-    """The expected redness at `bins * _FINE` angles with the zero pocket centred on angle 0."""
+    """The expected redness at `bins * _FINE` evenly spaced angles from 0, where the
+    zero pocket's centre is."""
     n = bins * _FINE
-    theta = (np.arange(n) + 0.5) * (2 * math.pi / n)
+    theta = np.arange(n) * (2 * math.pi / n)
     index = np.round(theta / (2 * math.pi / POCKET_COUNT)).astype(int) % POCKET_COUNT
     values = np.array([_VALUES[c] for c in pocket_colours()], np.float32)
     out: FloatArray = values[index]
@@ -63,8 +66,13 @@ def fine_template(bins: int) -> FloatArray:
 
 
 def template(bins: int) -> FloatArray:
-    """The fine template averaged down to `bins`, as a camera pixel would."""
-    out: FloatArray = fine_template(bins).reshape(bins, _FINE).mean(axis=1)
+    """The fine template averaged over each column's width, as a camera pixel would.
+
+    Column j of the unwrapped ring is sampled at angle j, so it averages the fine
+    samples from half a column before to half a column after it.
+    """
+    fine = np.roll(fine_template(bins), _FINE // 2)
+    out: FloatArray = fine.reshape(bins, _FINE).mean(axis=1)
     return out
 
 
@@ -122,9 +130,9 @@ class RingMatcher:
         s = signal[keep].astype(np.float64)
         s = s - np.average(s, weights=w)
         fine_n = len(self._fine)
-        pos = ((angles[keep][None, :] - (zero + offsets)[:, None]) / (2 * math.pi) * fine_n).astype(
-            int
-        )
+        pos = np.round(
+            (angles[keep][None, :] - (zero + offsets)[:, None]) / (2 * math.pi) * fine_n
+        ).astype(int)
         t = self._fine[pos % fine_n].astype(np.float64)
         t = t - (t * w).sum(axis=1, keepdims=True) / w.sum()
         num = (t * s * w).sum(axis=1)
@@ -132,3 +140,37 @@ class RingMatcher:
         scores = num / den
         best = int(np.argmax(scores))
         return Alignment(float((zero + offsets[best]) % (2 * math.pi)), float(scores[best]))
+
+
+def colour_at(red: FloatArray, green: FloatArray, zero: float, theta: float) -> str | None:
+    """The pocket colour of the ring at wheel angle `theta`, or None when it is not clear.
+
+    Judged against the ring's own red, black and green pockets in the same picture
+    (placed by `zero`), so no shade is assumed. Neighbouring pockets always differ in
+    colour, so this tells a ball read one pocket off from one read right.
+    """
+    bins = len(red)
+    width = bins / POCKET_COUNT
+    centres = (zero / (2 * math.pi) * bins + np.arange(POCKET_COUNT) * width) % bins
+    half = max(1, int(width * 0.3))
+    idx = (np.round(centres)[:, None].astype(int) + np.arange(-half, half + 1)[None, :]) % bins
+    per_red, per_green = red[idx].mean(axis=1), green[idx].mean(axis=1)
+    kinds = np.array(pocket_colours())
+    r_red = float(np.median(per_red[kinds == "red"]))
+    r_black = float(np.median(per_red[kinds == "black"]))
+    # Green is told from black (the other pockets that are not red) by greenness.
+    g_zero, g_black = float(per_green[0]), float(np.median(per_green[kinds == "black"]))
+    if r_red - r_black < _MIN_COLOUR_STEP or g_zero - g_black < _MIN_COLOUR_STEP:
+        return None
+    c = theta / (2 * math.pi) * bins
+    window = np.round(np.arange(c - width * 0.2, c + width * 0.2 + 1e-9)).astype(int) % bins
+    x_red = (float(red[window].mean()) - r_black) / (r_red - r_black)
+    x_green = (float(green[window].mean()) - g_black) / (g_zero - g_black)
+    if x_red >= _CLEAR:
+        return "red"
+    if x_red <= 1 - _CLEAR:
+        if x_green >= _CLEAR:
+            return "green"
+        if x_green <= 1 - _CLEAR:
+            return "black"
+    return None

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from vision.ball import BallSighting, Sightings
+from vision.locate import BallFix
 from vision.observations import (
     NoResult,
     NoResultReason,
@@ -42,17 +43,30 @@ def _direction(sign: int) -> str | None:
     return None if sign == 0 else ("clockwise" if sign > 0 else "counterclockwise")
 
 
+@dataclass(frozen=True)
+class PocketReading:
+    """The rotor read right next to the ball, in one frame."""
+
+    ring_zero: float  # wheel angle of the zero pocket, followed over the whole ring
+    zero: float  # the same, from the pattern next to the ball
+    score: float  # how well that pattern matched
+    colour: str | None  # the ring's colour at the ball's angle; None when not clear
+    fix: BallFix | None  # the ball's centre and the frets by it; None when not clean
+
+
+# Reads the pocket pattern around a ball sighting in the current frame.
+ReadPocket = Callable[[BallSighting], PocketReading]
+
+
 @dataclass
 class _RestSample:
     frame: int
     t: float
     phi: float  # ball angle relative to the rotor's zero
     theta: float
-
-
-# Given the ball's wheel angle, the rotor zero found from the pattern next to it and
-# that match's score.
-LocalZero = Callable[[float], tuple[float, float]]
+    contrast: float
+    rivals: tuple[tuple[float, float], ...]  # other spots on the rotor: (phi, contrast)
+    reading: PocketReading | None
 
 
 class SpinTracker:
@@ -76,7 +90,7 @@ class SpinTracker:
         self._rotor_dirs: list[int] = []
         self._rpms: list[float] = []
         self._last_seen = 0.0
-        self._last_rho = 0.0
+        self._last_rho = math.inf
         self._drop_votes = 0
         self._leaving = 0
         self._rest: list[_RestSample] = []
@@ -89,6 +103,15 @@ class SpinTracker:
     @property
     def revolutions(self) -> float:
         return self._revolutions
+
+    @property
+    def ball_on_rotor(self) -> bool:
+        """The ball is (or is about to be) on the rotor: its picture must not learn the ball."""
+        if self.phase in (Phase.BOUNCING, Phase.AT_REST):
+            return True
+        return self.phase in (Phase.LAUNCHED, Phase.ON_TRACK) and (
+            self._drop_votes > 0 or self._last_rho < _TRACK_RHO + 0.06
+        )
 
     @property
     def in_play(self) -> bool:
@@ -128,7 +151,7 @@ class SpinTracker:
         t: float,
         rotor: RotorState,
         seen: Sightings,
-        local_zero: LocalZero,
+        read_pocket: ReadPocket,
     ) -> list[Observation]:
         if rotor.zero is not None and self.in_play:
             self._rotor_dirs.append(rotor.direction)
@@ -163,9 +186,11 @@ class SpinTracker:
                 )
             return []
         self._last_seen = t
+        self._last_rho = ball.rho
         if self.phase in (Phase.LAUNCHED, Phase.ON_TRACK):
             return self._on_track(frame, t, rotor, ball)
-        return self._on_rotor(frame, t, rotor, ball, local_zero)
+        rivals = tuple(b for b in seen.rotor if b is not ball)
+        return self._on_rotor(frame, t, rotor, ball, rivals, read_pocket)
 
     def _wait_for_launch(
         self, frame: int, t: float, ball: BallSighting | None
@@ -203,10 +228,10 @@ class SpinTracker:
         return self._to(Phase.LAUNCHED, frame, t)
 
     def _follow_on_rotor(self, seen: Sightings, rotor: RotorState, t: float) -> BallSighting | None:
-        """The candidate on the rotor nearest to where the ball was, if it could have got there.
+        """The brightest candidate on the rotor where the ball could have got to since last seen.
 
-        White numbers and glinting frets also look like a ball; the ball is the one that
-        came down from the track and moved on from there.
+        What the rotor's picture leaves of white numbers and glinting frets can look like
+        a ball too; the ball is the one that came down from the track and moved on from there.
         """
         if rotor.zero is None:
             return None
@@ -216,7 +241,8 @@ class SpinTracker:
         zero, phi, dt = rotor.zero, self._phi, t - self._phi_t
         reach = math.radians(45) + math.radians(_MAX_HOP_DEG_PER_S) * dt
         near = [b for b in seen.rotor if abs(wrap(b.theta - zero - phi)) <= reach]
-        best = min(near, key=lambda b: abs(wrap(b.theta - zero - phi)), default=None)
+        # The ball outshines what is left of the rotor's own markings.
+        best = max(near, key=lambda b: b.contrast, default=None)
         if best is None:
             return None
         self._phi, self._phi_t = wrap(best.theta - zero), t
@@ -293,33 +319,68 @@ class SpinTracker:
         return out
 
     def _on_rotor(
-        self, frame: int, t: float, rotor: RotorState, ball: BallSighting, local_zero: LocalZero
+        self,
+        frame: int,
+        t: float,
+        rotor: RotorState,
+        ball: BallSighting,
+        rivals: tuple[BallSighting, ...],
+        read_pocket: ReadPocket,
     ) -> list[Observation]:
         if rotor.zero is None or ball.rho > _TRACK_RHO:
             self._rest.clear()
             return self._to(Phase.BOUNCING, frame, t)
         phi = wrap(ball.theta - rotor.zero)
         tol = math.radians(self.p.rest_tolerance_deg)
-        self._rest.append(_RestSample(frame, t, phi, ball.theta))
-        # Keep the longest run of recent samples that all sit within the tolerance.
-        while self._rest and abs(wrap(self._rest[0].phi - phi)) > tol:
-            self._rest.pop(0)
-        if len(self._rest) < 2:
+        previous = self._rest[-1] if self._rest else None
+        # The pattern next to the ball is read only once the ball seems to have stopped.
+        still = previous is not None and abs(wrap(previous.phi - phi)) <= tol
+        self._rest.append(
+            _RestSample(
+                frame,
+                t,
+                phi,
+                ball.theta,
+                ball.contrast,
+                tuple((wrap(b.theta - rotor.zero), b.contrast) for b in rivals),
+                read_pocket(ball) if still else None,
+            )
+        )
+        # Keep the longest run of recent samples that all lie within the tolerance.
+        low = high = 0.0
+        keep = len(self._rest) - 1
+        while keep > 0:
+            d = wrap(self._rest[keep - 1].phi - phi)
+            if max(high, d) - min(low, d) > tol:
+                break
+            low, high = min(low, d), max(high, d)
+            keep -= 1
+        del self._rest[:keep]
+        run = self._rest
+        still_for = t - run[0].t
+        if len(run) < 3 or still_for < self.p.rest_seconds / 2:
             self._rest_announced = False
             return self._to(Phase.BOUNCING, frame, t)
-        still_for = t - self._rest[0].t
-        out: list[Observation] = []
-        if still_for >= self.p.rest_seconds / 2 and len(self._rest) >= 3:
-            self._rest_announced = True
-            out += self._to(Phase.AT_REST, frame, t)
-        if still_for < self.p.rest_seconds or len(self._rest) < 4:
+        self._rest_announced = True
+        out = self._to(Phase.AT_REST, frame, t)
+        if still_for < self.p.rest_seconds:
             return out
-        return out + self._declare(frame, t, rotor, ball, local_zero)
+        coverage = len(run) / (run[-1].frame - run[0].frame + 1)
+        if coverage < self.p.min_rest_coverage:
+            if still_for < 4 * self.p.rest_seconds:
+                return out
+            return out + self.void(
+                NoResultReason.BALL_LOST,
+                f"ball seen in only {coverage:.0%} of the frames while at rest",
+                frame,
+                t,
+            )
+        return out + self._declare(frame, t, rotor)
 
-    def _declare(
-        self, frame: int, t: float, rotor: RotorState, ball: BallSighting, local_zero: LocalZero
-    ) -> list[Observation]:
-        rest = self._rest[0]
+    def _declare(self, frame: int, t: float, rotor: RotorState) -> list[Observation]:
+        """The pocket under the resting ball, if every independent reading agrees on it."""
+        run = self._rest
+        rest = run[0]
         if rotor.sure_for > 1.0:
             return self.void(
                 NoResultReason.ROTOR_NOT_TRACKED,
@@ -327,18 +388,65 @@ class SpinTracker:
                 frame,
                 t,
             )
-        zero, score = local_zero(ball.theta)
-        if score < self.p.min_local_score:
+        contrast = float(np.median([s.contrast for s in run]))
+        rival = self._steady_rival(run, contrast)
+        if rival is not None:
             return self.void(
-                NoResultReason.ROTOR_NOT_TRACKED,
-                f"pocket pattern next to the ball unclear (score {score:.2f})",
+                NoResultReason.BALL_LOST,
+                f"another ball-like spot rests {math.degrees(abs(rival)):.0f} deg from the ball",
                 frame,
                 t,
             )
-        phi = wrap(ball.theta - zero)
-        index = round(phi / _POCKET)
-        offset = phi - index * _POCKET
-        from_fret = _POCKET / 2 - abs(offset)
+        readings = [s.reading for s in run if s.reading is not None]
+        good = [r for r in readings if r.score >= self.p.min_local_score]
+        if len(good) < max(2, len(readings) // 2 + 1):
+            worst = min((r.score for r in readings), default=0.0)
+            return self.void(
+                NoResultReason.ROTOR_NOT_TRACKED,
+                f"pocket pattern next to the ball unclear (score {worst:.2f})",
+                frame,
+                t,
+            )
+        fixed = [(r, r.fix) for r in good if r.fix is not None]
+        if len(fixed) * 2 <= len(good):
+            return self.void(
+                NoResultReason.BALL_LOST,
+                f"ball's edges clear in only {len(fixed)} of {len(good)} frames at rest",
+                frame,
+                t,
+            )
+        return self._read_pocket(frame, t, rest, fixed)
+
+    def _read_pocket(
+        self,
+        frame: int,
+        t: float,
+        rest: _RestSample,
+        fixed: list[tuple[PocketReading, BallFix]],
+    ) -> list[Observation]:
+        # Two estimates of where the ball sits on the rotor: against the zero followed
+        # over the whole ring, and against the pattern right next to the ball.
+        phi_ring = _mean_angle([wrap(f.theta - r.ring_zero) for r, f in fixed])
+        phi_near = _mean_angle([wrap(f.theta - r.zero) for r, f in fixed])
+        gap = abs(wrap(phi_ring - phi_near))
+        if gap > self.p.max_estimate_gap * _POCKET:
+            return self.void(
+                NoResultReason.ROTOR_NOT_TRACKED,
+                f"whole ring and pattern next to the ball differ by {math.degrees(gap):.1f} deg",
+                frame,
+                t,
+            )
+        pockets = [_pocket_of(r, f) for r, f in fixed]
+        indices = sorted({i % POCKET_COUNT for i, _ in pockets})
+        if len(indices) > 1:
+            return self.void(
+                NoResultReason.BALL_ON_FRET,
+                "ball read in pockets " + " and ".join(str(POCKET_ORDER[i]) for i in indices),
+                frame,
+                t,
+            )
+        index = indices[0]
+        from_fret = float(np.median([c for _, c in pockets]))
         if from_fret < self.p.fret_margin * _POCKET:
             return self.void(
                 NoResultReason.BALL_ON_FRET,
@@ -347,7 +455,67 @@ class SpinTracker:
                 t,
             )
         number = POCKET_ORDER[index % POCKET_COUNT]
+        colour = colour_of(number)
+        seen = [r.colour for r, _ in fixed]
+        others = [c for c in seen if c is not None and c != colour]
+        if others or seen.count(colour) * 2 <= len(seen):
+            return self.void(
+                NoResultReason.ROTOR_NOT_TRACKED,
+                f"pocket {number} is {colour} but the ring by the ball looks "
+                + "/".join(c or "unclear" for c in seen),
+                frame,
+                t,
+            )
+        score = min(r.score for r, _ in fixed)
         confidence = min(1.0, score) * min(1.0, from_fret / (_POCKET / 2) * 1.5)
-        result = SpinResult(self._facts(frame, t, rest), number, colour_of(number), confidence)
+        result = SpinResult(self._facts(frame, t, rest), number, colour, confidence)
         self._armed = False
         return [result, *self._to(Phase.RESULT, frame, t)]
+
+    def _steady_rival(self, run: list[_RestSample], contrast: float) -> float | None:
+        """Another bright spot that stays put on the rotor beside the ball, if any.
+
+        A white number or a fret that the rotor's picture does not explain looks like a
+        second ball at rest; when there is one, which of them is the ball is not certain.
+        """
+        tol = 2 * math.radians(self.p.rest_tolerance_deg)
+        last = run[-1]
+        for phi, c in last.rivals:
+            if c < self.p.rival_contrast * contrast:
+                continue
+            hits = sum(
+                any(
+                    abs(wrap(p - phi)) <= tol and q >= self.p.rival_contrast * contrast
+                    for p, q in s.rivals
+                )
+                for s in run
+            )
+            if hits * 2 >= len(run):
+                return wrap(phi - last.phi)
+        return None
+
+
+def _mean_angle(angles: list[float]) -> float:
+    ref = angles[0]
+    return wrap(ref + float(np.mean([wrap(a - ref) for a in angles])))
+
+
+def _pocket_of(reading: PocketReading, fix: BallFix) -> tuple[int, float]:
+    """The pocket one reading puts the ball in, and how far its centre is from a fret."""
+    phi = wrap(fix.theta - reading.zero)
+    if fix.fret is not None:
+        # The ball touches or covers a fret: the side of it that its centre is on decides.
+        fret = wrap(fix.fret - reading.zero)
+        boundary = round(fret / _POCKET - 0.5)
+        d = wrap(phi - fret)
+        return (boundary if d < 0 else boundary + 1), abs(d)
+    index = round(phi / _POCKET)
+    if fix.frets_seen:
+        # Frets show on this wheel and the ball reaches none: it is clear of both.
+        return index, max(_from_fret(phi), fix.radius)
+    # No frets to see: the pocket boundaries are where the pattern puts them, by either zero.
+    return index, min(_from_fret(phi), _from_fret(wrap(fix.theta - reading.ring_zero)))
+
+
+def _from_fret(phi: float) -> float:
+    return _POCKET / 2 - abs(phi - round(phi / _POCKET) * _POCKET)

@@ -1,0 +1,239 @@
+"""Where exactly the resting ball lies between the frets that part the pockets.
+
+Read at rest only, from a fine remap of the frame around the ball (a tenth of a degree
+per column, a fraction of a pixel). Two things bias a plain centroid of the ball: it is
+lit from one side, and its bright side pulls an intensity centroid over by up to a
+third of its radius; and a silver fret touching it is as bright as the ball, so the
+two merge. Here the ball's edges are found against the dark pocket floor, frets are
+found above and below the ball where it does not cover them, and an edge that runs
+into a fret is not trusted: the centre is then put one radius in from the clean edge.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from vision.geometry import AngleWarp, Ellipse, FloatArray
+from vision.pockets import POCKET_COUNT
+
+_STEP = math.radians(0.1)  # patch column width
+_HALF = math.radians(12.0)  # patch half-width: the ball's pocket and both its frets
+_RHO_STEP = 0.004  # patch row height, rotor radii
+_RHO_HALF = 0.1
+_EDGE = 0.3  # of the way from the pocket floor to the ball's brightest: its edge
+_MIN_BALL = 40.0  # grey levels the ball must stand above the pocket floor
+_FRET_CONTRAST = 25.0  # grey levels a fret stands above the floor next to it
+_FRET_WIDTH = math.radians(3.0)  # wider bright runs are not frets
+# An edge this far inside a fret's near side, or this far beyond its far side (blurred
+# together with it), may be the fret's edge rather than the ball's.
+_FRET_SLACK_IN = math.radians(0.4)
+_FRET_SLACK_OUT = math.radians(1.0)
+_CENTRE_ROWS = 0.15  # of the ball's half-height either side of its centre row
+_FLOOR_REACH = math.radians(1.5)  # outside an edge, where the pocket floor is looked for
+_TALLEST = 1.35  # a column window this much taller than the median one met something else
+_WIDTH = (0.75, 1.3)  # a clean ball's half-width over its half-height
+_BOUNDARY_SLACK = math.radians(1.5)  # a fret must lie this near a pocket boundary
+_RADIAL_WINDOW = math.radians(0.5)  # column windows in which the ball's height is measured
+_BAND = (0.01, 0.035)  # rows this far beyond the ball's top and bottom show the frets
+_POCKET = 2 * math.pi / POCKET_COUNT
+
+
+@dataclass(frozen=True)
+class BallFix:
+    theta: float  # the ball's centre, wheel angle
+    radius: float  # the ball's angular radius, radians
+    fret: float | None  # wheel angle of a fret the ball reaches or lies across
+    frets_seen: bool  # frets show next to the ball at all (some wheels' are not bright)
+
+
+@dataclass(frozen=True)
+class _Fret:
+    theta: float  # patch-relative angle of its centre
+    half: float  # half its width
+
+
+class BallLocator:
+    def __init__(self, ellipse: Ellipse, warp: AngleWarp) -> None:
+        self.ellipse, self.warp = ellipse, warp
+        n = round(_HALF / _STEP)
+        m = round(_RHO_HALF / _RHO_STEP)
+        self.offsets: npt.NDArray[np.float64] = np.arange(-n, n + 1, dtype=np.float64) * _STEP
+        self.rho_offsets: npt.NDArray[np.float64] = (
+            np.arange(-m, m + 1, dtype=np.float64) * _RHO_STEP
+        )
+
+    def locate(
+        self, frame: npt.NDArray[np.uint8], theta: float, rho: float, zero: float
+    ) -> BallFix | None:
+        """The ball sighted near (`theta`, `rho`); `zero` places the pocket boundaries."""
+        grey = self._patch(frame, theta, rho)
+        floor = float(np.percentile(grey, 20))
+        first = self._height(grey, floor, [])
+        if first is None:
+            return None
+        frets = self._frets(grey, first[0], first[1], theta, zero)
+        height = self._height(grey, floor, frets)
+        if height is None:
+            return None
+        row, half_height, column = height
+        rhos = rho + self.rho_offsets
+        r_ang = half_height / float(np.interp(row, np.arange(len(rhos)), rhos))
+        r_cols = r_ang / _STEP
+        # Only the rows through the centre: chords higher up are shorter and blur the edges.
+        mid = round(row)
+        k = round(_CENTRE_ROWS * half_height / _RHO_STEP)
+        profile = grey[max(0, mid - k) : mid + k + 1].mean(axis=0)
+        peak = float(profile[column])
+        if peak - floor < _MIN_BALL:
+            return None
+        rough = _run(profile, column, floor + _EDGE * (peak - floor))
+        if rough is None:
+            return None
+        ends = []
+        for side, end in ((-1, rough[0]), (1, rough[1])):
+            edge = float(np.interp(end, np.arange(len(self.offsets)), self.offsets))
+            into = any(
+                -_FRET_SLACK_IN <= side * (edge - f.theta) + f.half <= _FRET_SLACK_OUT + 2 * f.half
+                for f in frets
+            )
+            ends.append(None if into else self._edge(profile, end, side, r_cols))
+        left, right = ends
+        if left is not None and right is not None:
+            centre = (left + right) / 2
+            # Something else merged with the ball (a number, a glint): not a clean disc.
+            if not _WIDTH[0] * r_ang <= (right - left) / 2 <= _WIDTH[1] * r_ang:
+                return None
+        elif left is not None:
+            centre = left + r_ang
+        elif right is not None:
+            centre = right - r_ang
+        else:
+            return None
+        reach = (centre - r_ang - _FRET_SLACK_IN, centre + r_ang + _FRET_SLACK_IN)
+        reached = [
+            f for f in frets if reach[0] <= f.theta + f.half and f.theta - f.half <= reach[1]
+        ]
+        fret = min(reached, key=lambda f: abs(f.theta - centre), default=None)
+        return BallFix(
+            (theta + centre) % (2 * math.pi),
+            r_ang,
+            None if fret is None else (theta + fret.theta) % (2 * math.pi),
+            bool(frets),
+        )
+
+    def _edge(self, profile: FloatArray, end: float, side: int, r_cols: float) -> float | None:
+        """The edge near `end`, where the profile is halfway from the floor outside it to the
+        ball just inside it: the ball is lit from one side, so each side has its own step."""
+        n = len(profile)
+        inside = round(end - side * 0.5 * r_cols)
+        out = np.arange(round(end), round(end + side * _FLOOR_REACH / _STEP), side)
+        if not 0 <= inside < n or out.size == 0 or not (out.min() >= 0 and out.max() < n):
+            return None
+        level = (float(profile[inside]) + float(profile[out].min())) / 2
+        i = inside
+        while 0 <= i + side < n and profile[i + side] >= level:
+            i += side
+        j = i + side
+        if not 0 <= j < n or profile[i] == profile[j]:
+            return None
+        crossing = i + side * (profile[i] - level) / (profile[i] - profile[j])
+        return float(np.interp(crossing, np.arange(n), self.offsets))
+
+    def _patch(self, frame: npt.NDArray[np.uint8], theta: float, rho: float) -> FloatArray:
+        wheel = theta + self.offsets
+        x, y = self.ellipse.points(
+            self.warp.image_angle(wheel)[None, :], (rho + self.rho_offsets)[:, None]
+        )
+        patch = cv2.remap(frame, x.astype(np.float32), y.astype(np.float32), cv2.INTER_LINEAR)
+        out: FloatArray = np.min(patch, axis=2).astype(np.float32)
+        return out
+
+    def _height(
+        self, grey: FloatArray, floor: float, frets: list[_Fret]
+    ) -> tuple[float, float, int] | None:
+        """The ball's centre row, half-height (rotor radii) and centre column.
+
+        Measured in narrow column windows across the ball: the tallest one passes through
+        its centre. Windows on a fret run along it, so they are left out, and so is any
+        window much taller than the rest (one that met a fret not yet known).
+        """
+        rows, cols = grey.shape
+        mid_row, mid_col = rows // 2, cols // 2
+        width = max(1, round(_RADIAL_WINDOW / _STEP))
+        reach = round(0.03 / _RHO_STEP)
+        found: list[tuple[float, float, int]] = []
+        for c in range(mid_col - 6 * width, mid_col + 6 * width + 1, width):
+            offset = float(self.offsets[c])
+            if any(abs(offset - f.theta) <= f.half + _RADIAL_WINDOW for f in frets):
+                continue
+            radial = grey[:, c - width // 2 : c + width // 2 + 1].mean(axis=1)
+            top = mid_row - reach + int(np.argmax(radial[mid_row - reach : mid_row + reach + 1]))
+            peak = float(radial[top])
+            if peak - floor < _MIN_BALL:
+                continue
+            run = _run(radial, top, floor + _EDGE * (peak - floor))
+            if run is not None:
+                found.append(((run[0] + run[1]) / 2, (run[1] - run[0]) / 2 * _RHO_STEP, c))
+        if not found:
+            return None
+        usual = float(np.median([h for _, h, _ in found]))
+        return max((f for f in found if f[1] <= _TALLEST * usual), key=lambda f: f[1])
+
+    def _frets(
+        self, grey: FloatArray, row: float, half_height: float, theta: float, zero: float
+    ) -> list[_Fret]:
+        """Frets in the bands just beyond the ball's top and bottom, at pocket boundaries."""
+        rows = grey.shape[0]
+        k = half_height / _RHO_STEP
+        frets: list[_Fret] = []
+        for sign in (-1, 1):
+            a = round(row + sign * (k + _BAND[0] / _RHO_STEP))
+            b = round(row + sign * (k + _BAND[1] / _RHO_STEP))
+            lo, hi = max(0, min(a, b)), min(rows, max(a, b) + 1)
+            if hi - lo < 2:
+                continue
+            band = grey[lo:hi].mean(axis=0)
+            base = float(np.median(band))
+            bright = band >= base + max(_FRET_CONTRAST, 0.5 * (float(band.max()) - base))
+            for start, stop in _true_runs(bright):
+                width = (stop - start) * _STEP
+                if width > _FRET_WIDTH:
+                    continue
+                w = band[start:stop] - base
+                centre = float((self.offsets[start:stop] * w).sum() / w.sum())
+                boundary = (theta + centre - zero) / _POCKET - 0.5
+                if abs(boundary - round(boundary)) * _POCKET > _BOUNDARY_SLACK:
+                    continue
+                if all(abs(f.theta - centre) > math.radians(1.0) for f in frets):
+                    frets.append(_Fret(centre, width / 2))
+        return frets
+
+
+def _run(profile: FloatArray, start: int, level: float) -> tuple[float, float] | None:
+    """Sub-sample crossings of `level` on both sides of `start`; None if the run is open."""
+    n = len(profile)
+    if profile[start] < level:
+        return None
+    left = start
+    while left > 0 and profile[left - 1] >= level:
+        left -= 1
+    right = start
+    while right < n - 1 and profile[right + 1] >= level:
+        right += 1
+    if left == 0 or right == n - 1:
+        return None
+    lo = left - (profile[left] - level) / (profile[left] - profile[left - 1])
+    hi = right + (profile[right] - level) / (profile[right] - profile[right + 1])
+    return float(lo), float(hi)
+
+
+def _true_runs(mask: npt.NDArray[np.bool_]) -> list[tuple[int, int]]:
+    """(start, stop) of each run of True, stop exclusive."""
+    padded = np.concatenate([[False], mask, [False]])
+    changes = np.flatnonzero(padded[1:] != padded[:-1])
+    return [(int(a), int(b)) for a, b in zip(changes[::2], changes[1::2], strict=True)]
