@@ -72,15 +72,14 @@ class BallLocator:
     ) -> BallFix | None:
         """The ball sighted near (`theta`, `rho`); `zero` places the pocket boundaries."""
         grey = self._patch(frame, theta, rho)
-        floor = float(np.percentile(grey, 20))
-        first = self._height(grey, floor, [])
+        first = self._height(grey, [])
         if first is None:
             return None
         frets = self._frets(grey, first[0], first[1], theta, zero)
-        height = self._height(grey, floor, frets)
+        height = self._height(grey, frets)
         if height is None:
             return None
-        row, half_height, column = height
+        row, half_height, column, floor = height
         rhos = rho + self.rho_offsets
         r_ang = half_height / float(np.interp(row, np.arange(len(rhos)), rhos))
         r_cols = r_ang / _STEP
@@ -154,9 +153,9 @@ class BallLocator:
         return out
 
     def _height(
-        self, grey: FloatArray, floor: float, frets: list[_Fret]
-    ) -> tuple[float, float, int] | None:
-        """The ball's centre row, half-height (rotor radii) and centre column.
+        self, grey: FloatArray, frets: list[_Fret]
+    ) -> tuple[float, float, int, float] | None:
+        """The ball's centre row, half-height (rotor radii), centre column and pocket floor.
 
         Measured in narrow column windows across the ball: the tallest one passes through
         its centre. Windows on a fret run along it, so they are left out, and so is any
@@ -166,7 +165,7 @@ class BallLocator:
         mid_row, mid_col = rows // 2, cols // 2
         width = max(1, round(_RADIAL_WINDOW / _STEP))
         reach = round(0.03 / _RHO_STEP)
-        found: list[tuple[float, float, int]] = []
+        found: list[tuple[float, float, int, float]] = []
         for c in range(mid_col - 6 * width, mid_col + 6 * width + 1, width):
             offset = float(self.offsets[c])
             if any(abs(offset - f.theta) <= f.half + _RADIAL_WINDOW for f in frets):
@@ -174,14 +173,16 @@ class BallLocator:
             radial = grey[:, c - width // 2 : c + width // 2 + 1].mean(axis=1)
             top = mid_row - reach + int(np.argmax(radial[mid_row - reach : mid_row + reach + 1]))
             peak = float(radial[top])
+            # The floor of the ball's own pocket, above and below it in these columns.
+            floor = float(np.percentile(radial, 10))
             if peak - floor < _MIN_BALL:
                 continue
             run = _run(radial, top, floor + _EDGE * (peak - floor))
             if run is not None:
-                found.append(((run[0] + run[1]) / 2, (run[1] - run[0]) / 2 * _RHO_STEP, c))
+                found.append(((run[0] + run[1]) / 2, (run[1] - run[0]) / 2 * _RHO_STEP, c, floor))
         if not found:
             return None
-        usual = float(np.median([h for _, h, _ in found]))
+        usual = float(np.median([f[1] for f in found]))
         return max((f for f in found if f[1] <= _TALLEST * usual), key=lambda f: f[1])
 
     def _frets(

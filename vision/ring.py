@@ -160,8 +160,22 @@ def colour_at(red: FloatArray, green: FloatArray, zero: float, theta: float) -> 
     r_black = float(np.median(per_red[kinds == "black"]))
     # Green is told from black (the other pockets that are not red) by greenness.
     g_zero, g_black = float(per_green[0]), float(np.median(per_green[kinds == "black"]))
-    if r_red - r_black < _MIN_COLOUR_STEP or g_zero - g_black < _MIN_COLOUR_STEP:
+    if r_red - r_black < _MIN_COLOUR_STEP:
         return None
+    c = theta / (2 * math.pi) * bins
+    window = np.round(np.arange(c - width * 0.2, c + width * 0.2 + 1e-9)).astype(int) % bins
+    x_red = (float(red[window].mean()) - r_black) / (r_red - r_black)
+    if x_red >= _CLEAR:
+        return "red"
+    if x_red > 1 - _CLEAR or g_zero - g_black < _MIN_COLOUR_STEP:
+        return None
+    # Not red: black or the green zero, told apart by greenness.
+    x_green = (float(green[window].mean()) - g_black) / (g_zero - g_black)
+    if x_green >= _CLEAR:
+        return "green"
+    if x_green <= 1 - _CLEAR:
+        return "black"
+    return None
     c = theta / (2 * math.pi) * bins
     window = np.round(np.arange(c - width * 0.2, c + width * 0.2 + 1e-9)).astype(int) % bins
     x_red = (float(red[window].mean()) - r_black) / (r_red - r_black)
