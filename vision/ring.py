@@ -121,7 +121,6 @@ class RingMatcher:
         next to the ball is what says which pocket the ball is in.
         """
         n = self.bins
-        offsets = np.arange(-search, search + 1e-9, self._bin / _FINE / 2)
         angles = np.arange(n) * self._bin
         d = (angles - centre + math.pi) % (2 * math.pi) - math.pi
         weights = np.exp(-0.5 * (d / math.radians(30)) ** 2) * (np.abs(d) > exclude)
@@ -129,17 +128,28 @@ class RingMatcher:
         w = weights[keep]
         s = signal[keep].astype(np.float64)
         s = s - np.average(s, weights=w)
+        s_norm = (s * s * w).sum()
         fine_n = len(self._fine)
-        pos = np.round(
-            (angles[keep][None, :] - (zero + offsets)[:, None]) / (2 * math.pi) * fine_n
-        ).astype(int)
-        t = self._fine[pos % fine_n].astype(np.float64)
-        t = t - (t * w).sum(axis=1, keepdims=True) / w.sum()
-        num = (t * s * w).sum(axis=1)
-        den = np.sqrt((t * t * w).sum(axis=1) * (s * s * w).sum()) + 1e-9
-        scores = num / den
-        best = int(np.argmax(scores))
-        return Alignment(float((zero + offsets[best]) % (2 * math.pi)), float(scores[best]))
+
+        def scores(offsets: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+            pos = np.round(
+                (angles[keep][None, :] - (zero + offsets)[:, None]) / (2 * math.pi) * fine_n
+            ).astype(int)
+            t = self._fine[pos % fine_n].astype(np.float64)
+            t = t - (t * w).sum(axis=1, keepdims=True) / w.sum()
+            num = (t * s * w).sum(axis=1)
+            out: npt.NDArray[np.float64] = num / (np.sqrt((t * t * w).sum(axis=1) * s_norm) + 1e-9)
+            return out
+
+        # Coarse steps of half a bin first, then the template's own resolution around the best.
+        coarse = np.arange(-search, search + 1e-9, self._bin / 2)
+        centre_offset = coarse[int(np.argmax(scores(coarse)))]
+        fine_step = self._bin / _FINE
+        offsets = centre_offset + np.arange(-_FINE // 2, _FINE // 2 + 1) * fine_step
+        offsets = offsets[np.abs(offsets) <= search + 1e-9]
+        found = scores(offsets)
+        best = int(np.argmax(found))
+        return Alignment(float((zero + offsets[best]) % (2 * math.pi)), float(found[best]))
 
 
 def colour_at(red: FloatArray, green: FloatArray, zero: float, theta: float) -> str | None:

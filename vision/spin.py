@@ -332,9 +332,6 @@ class SpinTracker:
             return self._to(Phase.BOUNCING, frame, t)
         phi = wrap(ball.theta - rotor.zero)
         tol = math.radians(self.p.rest_tolerance_deg)
-        previous = self._rest[-1] if self._rest else None
-        # The pattern next to the ball is read only once the ball seems to have stopped.
-        still = previous is not None and abs(wrap(previous.phi - phi)) <= tol
         self._rest.append(
             _RestSample(
                 frame,
@@ -343,7 +340,7 @@ class SpinTracker:
                 ball.theta,
                 ball.contrast,
                 tuple((wrap(b.theta - rotor.zero), b.contrast) for b in rivals),
-                read_pocket(ball) if still else None,
+                None,
             )
         )
         # Keep the longest run of recent samples that all lie within the tolerance.
@@ -363,6 +360,8 @@ class SpinTracker:
             return self._to(Phase.BOUNCING, frame, t)
         self._rest_announced = True
         out = self._to(Phase.AT_REST, frame, t)
+        # The pocket is read only once the ball has stopped: the reading is not cheap.
+        run[-1].reading = read_pocket(ball)
         if still_for < self.p.rest_seconds:
             return out
         coverage = len(run) / (run[-1].frame - run[0].frame + 1)
