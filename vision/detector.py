@@ -192,6 +192,8 @@ class WheelDetector:
         bins = rotor.zero / pipe.grid.bin_radians if rotor.zero is not None else None
         seen = pipe.ball.update(polar, bins, t, learn_rotor=not self.spins.ball_on_rotor)
         zero = rotor.zero
+        dt = t - self.last_track.time if self.last_track is not None else 0.0
+        blur = abs(rotor.speed) * min(dt, 0.1)
 
         def read_pocket(ball: BallSighting) -> PocketReading:
             assert zero is not None
@@ -208,7 +210,7 @@ class WheelDetector:
             if r0 < pipe.ring_rows.stop:
                 outer = polar[r0 : pipe.ring_rows.stop]
                 colour = colour_at(redness(outer), greenness(outer), a.zero, ball.theta)
-            fix = pipe.locator.locate(frame, ball.theta, ball.rho, a.zero)
+            fix = pipe.locator.locate(frame, ball.theta, ball.rho, a.zero, blur)
             return PocketReading(zero, a.zero, a.score, colour, fix)
 
         out += self.spins.step(index, t, rotor, seen, read_pocket)

@@ -68,9 +68,18 @@ class BallLocator:
         )
 
     def locate(
-        self, frame: npt.NDArray[np.uint8], theta: float, rho: float, zero: float
+        self,
+        frame: npt.NDArray[np.uint8],
+        theta: float,
+        rho: float,
+        zero: float,
+        blur: float = 0.0,
     ) -> BallFix | None:
-        """The ball sighted near (`theta`, `rho`); `zero` places the pocket boundaries."""
+        """The ball sighted near (`theta`, `rho`); `zero` places the pocket boundaries.
+
+        `blur` is the most the rotor (and the ball resting on it) can smear along the
+        angle during one exposure: its angle turned in one frame interval.
+        """
         grey = self._patch(frame, theta, rho)
         first = self._height(grey, [])
         if first is None:
@@ -93,26 +102,39 @@ class BallLocator:
         rough = _run(profile, column, floor + _EDGE * (peak - floor))
         if rough is None:
             return None
-        ends = []
+        ends: list[float | None] = []
+        walls: list[_Fret | None] = []
         for side, end in ((-1, rough[0]), (1, rough[1])):
             edge = float(np.interp(end, np.arange(len(self.offsets)), self.offsets))
-            into = any(
-                -_FRET_SLACK_IN <= side * (edge - f.theta) + f.half <= _FRET_SLACK_OUT + 2 * f.half
-                for f in frets
+            wall = next(
+                (
+                    f
+                    for f in frets
+                    if -_FRET_SLACK_IN
+                    <= side * (edge - f.theta) + f.half
+                    <= _FRET_SLACK_OUT + 2 * f.half
+                ),
+                None,
             )
-            ends.append(None if into else self._edge(profile, end, side, r_cols))
+            walls.append(wall)
+            ends.append(None if wall is not None else self._edge(profile, end, side, r_cols))
         left, right = ends
-        if left is not None and right is not None:
+        if walls[0] is not None and walls[1] is not None:
+            # A ball as wide as its pocket fills it from fret to fret.
+            centre = (walls[0].theta + walls[1].theta) / 2
+            if abs(walls[1].theta - walls[0].theta - _POCKET) > _BOUNDARY_SLACK:
+                return None
+        elif left is not None and right is not None:
             centre = (left + right) / 2
             # Something else merged with the ball (a number, a glint): not a clean disc.
-            if not _WIDTH[0] * r_ang <= (right - left) / 2 <= _WIDTH[1] * r_ang:
+            if not _WIDTH[0] * r_ang <= (right - left) / 2 <= _WIDTH[1] * r_ang + blur / 2:
                 return None
         elif left is not None:
             centre = left + r_ang
         elif right is not None:
             centre = right - r_ang
         else:
-            return None
+            return None  # an edge that is neither clean nor at a fret
         reach = (centre - r_ang - _FRET_SLACK_IN, centre + r_ang + _FRET_SLACK_IN)
         reached = [
             f for f in frets if reach[0] <= f.theta + f.half and f.theta - f.half <= reach[1]
