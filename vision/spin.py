@@ -34,6 +34,7 @@ _POCKET = math.radians(POCKET_DEGREES)
 _TRACK_RHO = 1.04  # beyond the rotor's edge: the ball is on the track (or the deflectors)
 _ON_ROTOR_RHO = 1.0
 _LAUNCH_SIGHTINGS = 3
+_LAUNCH_SPEED_RATIO = 1.6
 _MIN_TRACK_RPS, _MAX_TRACK_RPS = 0.3, 6.0
 _MAX_HOP_DEG_PER_S = 500.0  # how fast a bouncing ball moves relative to the rotor, at most
 _LEAVING_RHO = 0.15  # this far beyond the ball's usual track radius, it is leaving the wheel
@@ -214,6 +215,10 @@ class SpinTracker:
         if not all(_MIN_TRACK_RPS <= abs(s) <= _MAX_TRACK_RPS for s in speeds):
             return []
         if len({int(np.sign(s)) for s in speeds}) != 1:
+            return []
+        # A launched ball slows down gently; a hand or sleeve leaving the bowl does not
+        # move at one speed.
+        if max(abs(s) for s in speeds) > _LAUNCH_SPEED_RATIO * min(abs(s) for s in speeds):
             return []
         self.spin += 1
         self._reset_spin()
