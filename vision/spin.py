@@ -64,7 +64,6 @@ class _RestSample:
     frame: int
     t: float
     phi: float  # ball angle relative to the rotor's zero
-    theta: float
     contrast: float
     rivals: tuple[tuple[float, float], ...]  # other spots on the rotor: (phi, contrast)
     reading: PocketReading | None
@@ -342,7 +341,6 @@ class SpinTracker:
                 frame,
                 t,
                 phi,
-                ball.theta,
                 ball.contrast,
                 tuple((wrap(b.theta - rotor.zero), b.contrast) for b in rivals),
                 None,
