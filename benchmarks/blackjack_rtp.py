@@ -130,6 +130,10 @@ def readings() -> Iterator[tuple[str, BlackjackRules]]:
         replace(live, double_after_split=True, max_hands=4),
     )
     yield "live: dealer blackjack takes all bets", replace(live, dealer_blackjack_takes="all_bets")
+    yield (
+        "live: double after split, dealer blackjack takes all bets",
+        replace(live, double_after_split=True, dealer_blackjack_takes="all_bets"),
+    )
     yield "live: 6 decks", replace(live, decks=6, cut_card_at=156)
     standard = load_variant("standard-blackjack")
     yield "standard: no surrender", replace(standard, surrender="none")
