@@ -511,11 +511,11 @@ def _pocket_of(reading: PocketReading, fix: BallFix) -> tuple[int, float]:
         boundary = round(fret / _POCKET - 0.5)
         d = wrap(phi - fret)
         return (boundary if d < 0 else boundary + 1), abs(d)
+    # No fret seen by the ball (there may be one too faint to see): the boundaries are
+    # where the pattern puts them; where frets do not show at all, by either zero.
     index = round(phi / _POCKET)
     if fix.frets_seen:
-        # Frets show on this wheel and the ball reaches none: it is clear of both.
-        return index, max(_from_fret(phi), fix.radius)
-    # No frets to see: the pocket boundaries are where the pattern puts them, by either zero.
+        return index, _from_fret(phi)
     return index, min(_from_fret(phi), _from_fret(wrap(fix.theta - reading.ring_zero)))
 
 
