@@ -101,9 +101,12 @@ def test_a_pit_boss_enters_an_unread_card_and_voids_the_round(
     console(page, station, "bj")
     action = page.locator("#action")
     page.keyboard.press("o")
+    # A key press reaches the station later than the test's next line: wait.
+    expect(action).to_have_text("BETS OPEN")
     bet = {"player": "ann", "spot": "main", "box": 2, "amount": "100"}
     assert station.post("/tables/bj/bets", "game_server", bet).status_code == 200
     page.keyboard.press("n")
+    expect(action).to_have_text("CARD TO BOX 2 - HAND 1")
     stack(shoe, "9C")
     draw(station, "bj", shoe)
     shoe.draw_unread()
@@ -164,6 +167,7 @@ def test_roulette_console_and_overlays(page: Page, station: Rig) -> None:
     console(page, station, "rou")
     action = page.locator("#action")
     page.keyboard.press("o")
+    expect(action).to_have_text("BETS OPEN")
     page.keyboard.press("n")
     expect(action).to_have_text("NO MORE BETS: SPIN")
     page.keyboard.press("r")
