@@ -13,6 +13,7 @@ from collections.abc import Callable
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
+from dealer_station.cli import _odds_blackjack
 from dealer_station.games import baccarat, roulette
 from dealer_station.games.baccarat_odds import BETS, odds
 from dealer_station.games.roulette_layout import WHEEL_ORDER
@@ -133,6 +134,7 @@ def _add_roulette(games: Subparsers) -> argparse.ArgumentParser:
 
 
 GAMES: tuple[Callable[[Subparsers], argparse.ArgumentParser], ...] = (
+    _odds_blackjack.add_parser,
     _add_baccarat,
     _add_roulette,
 )
