@@ -42,7 +42,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     ren.add_argument("--resolution", help="WxH; default random")
     ren.add_argument("--fps", type=float, help="default random")
     ren.add_argument("--clean", action="store_true", help="no noise, compression or flicker")
-    ren.add_argument("--max-seconds", type=float, help="cut the clip after this long")
+    ren.add_argument(
+        "--from-seconds", type=float, default=0.0, help="start the clip this far into the spin"
+    )
+    ren.add_argument("--max-seconds", type=float, help="end the clip this far into the spin")
     ren.set_defaults(handler=_render)
 
 
@@ -146,12 +149,20 @@ def _render(args: argparse.Namespace) -> int:
     for seed in range(args.seed, args.seed + args.count):
         spin = make_spin(seed, scenario, resolution=resolution, fps=args.fps, overrides=overrides)
         truth = spin.truth.as_dict()
-        count = spin.frame_count
+        first = round(args.from_seconds * spin.look.fps)
+        end = spin.frame_count
         if args.max_seconds:
-            count = min(count, int(args.max_seconds * spin.look.fps))
-        truth["frame_count"] = count
+            end = min(end, int(args.max_seconds * spin.look.fps))
+        # Frame numbers in the truth count from the clip's first frame, as a reader's do.
+        truth["first_frame"] = first
+        truth["frame_count"] = end - first
+        for key in ("rest_frame", "launch_frame"):
+            if truth[key] is not None:
+                truth[key] -= first
+        if truth["rest_time"] is not None:
+            truth["rest_time"] -= first / spin.look.fps
         written = write_ffv1(
-            args.out / f"{seed}.mkv", (spin.render(i) for i in range(count)), spin.look.fps
+            args.out / f"{seed}.mkv", (spin.render(i) for i in range(first, end)), spin.look.fps
         )
         (args.out / f"{seed}.json").write_text(json.dumps(truth, indent=2) + "\n")
         print(f"{seed}: {truth['scenario']} number={truth['number']} frames={written}")

@@ -12,10 +12,11 @@ from drivers.camera import CameraSource
 from tests.wheel.conftest import truth, video
 from vision.detector import WheelDetector
 from vision.observations import NoResult, SpinResult
+from vision.params import DetectorParams
 
 
-def _spins(name: str) -> list[SpinResult | NoResult]:
-    detector = WheelDetector()
+def _spins(name: str, params: DetectorParams | None = None) -> list[SpinResult | NoResult]:
+    detector = WheelDetector(params=params)
     out: list[SpinResult | NoResult] = []
     last = 0.0
     for f in CameraSource(str(video(name))).frames():
@@ -51,8 +52,6 @@ def test_ball_launched_with_the_rotor_is_a_no_result() -> None:
 
 def test_fewer_revolutions_than_required_void_the_spin() -> None:
     # The valid fixture's ball makes about 3.7 revolutions: a table requiring 5 refuses it.
-    from vision.params import DetectorParams
-
     detector = WheelDetector(params=DetectorParams(min_revolutions=5.0))
     verdicts = []
     for f in CameraSource(str(video("valid-190"))).frames():
@@ -97,3 +96,38 @@ def test_fixture_frames_are_exactly_what_the_renderer_drew() -> None:
     assert len(frames) == truth("valid-190")["frame_count"]
     assert frames[60].time == pytest.approx(60 / 25)
     assert np.array_equal(frames[60].image, spin.render(60))
+
+
+def test_ball_that_drops_after_too_few_revolutions_is_a_no_result() -> None:
+    expected = truth("few-revolutions-165")
+    assert expected["revolutions"] < 3
+    spins = _spins("few-revolutions-165")
+    assert len(spins) == 1
+    assert isinstance(spins[0], NoResult)
+    assert spins[0].reason.value == expected["reason"] == "too_few_revolutions"
+    assert abs(spins[0].facts.ball_revolutions - expected["revolutions"]) < 0.3
+    assert spins[0].facts.ball_direction == expected["ball_direction"]
+    assert spins[0].facts.rotor_direction == expected["rotor_direction"]
+
+
+def test_ball_flying_off_the_wheel_is_a_no_result() -> None:
+    expected = truth("left-wheel-306")
+    spins = _spins("left-wheel-306")
+    assert len(spins) == 1
+    assert isinstance(spins[0], NoResult)
+    assert spins[0].reason.value == expected["reason"] == "ball_left_wheel"
+
+
+def test_ball_resting_on_a_fret_is_a_no_result_never_a_number() -> None:
+    expected = truth("fret-135")
+    # The clip starts a second before the ball leaves the track (to keep the fixture
+    # small), so it shows about 1.3 of the ball's revolutions: this table asks for one.
+    spins = _spins("fret-135", DetectorParams(min_revolutions=1.0))
+    assert len(spins) == 1
+    assert isinstance(spins[0], NoResult)
+    assert spins[0].reason.value == expected["reason"] == "ball_on_fret"
+    assert spins[0].facts.rest_frame is not None
+    assert abs(spins[0].facts.rest_frame - expected["rest_frame"]) <= 0.3 * expected["fps"]
+    # With the default rule the same clip is refused for its revolutions, not read.
+    (default,) = _spins("fret-135")
+    assert isinstance(default, NoResult) and default.reason.value == "too_few_revolutions"
