@@ -9,10 +9,12 @@ would be) on a PTY, the serial driver, the table actor, the SQLite journal with
 ``synchronous=FULL`` (one fsync per card), the MQTT publisher, mosquitto, and a
 subscriber (in the shoe's process, so it does not share the station's interpreter
 lock). A self-driving baccarat table asks for the cards; the shoe draws one when
-the light is green and the previous card has reached the subscriber (a croupier's
-pace, not a flood). All clocks are CLOCK_MONOTONIC (time.perf_counter on Linux),
-shared by the processes. The write stamp is taken just before the frame's single
-write(), so the figures err long, never short.
+the light is green, the previous card has reached the subscriber and 50 ms have
+passed (a croupier's hand is slower still). A card's answer is its ``card_dealt``
+event, or its ``rejected`` event if it came when none was due. All clocks are
+CLOCK_MONOTONIC (time.perf_counter on Linux), shared by the processes. The write
+stamp is taken just before the frame's single write(), so the figures err long,
+never short.
 """
 
 from __future__ import annotations
@@ -48,6 +50,16 @@ def free_port() -> int:
         return port
 
 
+GAP_S = 0.05
+
+
+def _answers_a_card(payload: bytes) -> bool:
+    """The round event that answers a card: dealt, or refused (a misdeal)."""
+    return b'"source":"shoe"' in payload and (
+        b'"type":"card_dealt"' in payload or b'"type":"rejected"' in payload
+    )
+
+
 def shoe_and_studio(conn: Connection, link: str, broker_port: int, cards: int) -> None:
     """The child process: the shoe (croupier's hand) and a studio subscriber."""
     writes: list[float] = []
@@ -56,7 +68,7 @@ def shoe_and_studio(conn: Connection, link: str, broker_port: int, cards: int) -
 
     def on_message(client: mqtt.Client, userdata: object, message: mqtt.MQTTMessage) -> None:
         received.append((time.perf_counter(), message.payload))
-        if b'"card_dealt"' in message.payload:
+        if _answers_a_card(message.payload):
             arrived.set()
 
     sub = mqtt.Client(CallbackAPIVersion.VERSION2, client_id="latency-subscriber")
@@ -75,7 +87,9 @@ def shoe_and_studio(conn: Connection, link: str, broker_port: int, cards: int) -
             sim.draw()
             drawn += 1
             arrived.wait(timeout=5)
-            time.sleep(0.005)
+            # A croupier's hand takes far longer than this to reach the shoe
+            # again; the pause lets the shoe's light turn red when no card is due.
+            time.sleep(GAP_S)
         else:
             time.sleep(0.0005)
     time.sleep(1.0)
@@ -138,11 +152,8 @@ def main() -> None:
     shoe.join()
     broker.terminate()
 
-    dealt = [
-        (at, json.loads(payload))
-        for at, payload in received
-        if b'"card_dealt"' in payload and b'"source":"shoe"' in payload
-    ]
+    dealt = [(at, json.loads(payload)) for at, payload in received if _answers_a_card(payload)]
+    refused = sum(1 for _, m in dealt if m["type"] == "rejected")
     n = min(len(writes), len(dealt))
     to_puback = [
         (acks[m["seq"]] - w) * 1000
@@ -150,7 +161,7 @@ def main() -> None:
         if m["seq"] in acks
     ]
     to_subscriber = [(at - w) * 1000 for w, (at, _) in zip(writes[:n], dealt[:n], strict=True)]
-    print(f"cards written {len(writes)}, card events received {len(dealt)}")
+    print(f"cards written {len(writes)}, answers received {len(dealt)} ({refused} refused)")
     for name, values in (("to PUBACK", to_puback), ("to subscriber", to_subscriber)):
         print(
             f"{name:<14} n={len(values)}  p50 {statistics.median(values):6.2f} ms  "
