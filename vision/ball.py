@@ -24,9 +24,16 @@ from vision.geometry import FloatArray, PolarGrid
 
 _BALL_DEG = 3.0  # angular size of the smallest ball on the track, roughly
 _BALL_RHO = 0.04
-_MIN_CONTRAST = 10.0  # grey levels; and this many per-pixel noise deviations:
-_NOISE_FACTOR = 3.0
+# A ball-sized spot must stand this many grey levels above what is normally there, and
+# this many times the noise of a ball-sized average (about 0.6 of a single pixel's: the
+# noise of neighbouring pixels is alike after compression).
+_MIN_CONTRAST = 10.0
+_NOISE_FACTOR = 3.0 * 0.6
 _ROTOR_CANDIDATES = 4
+_STREAK = 3  # a streak this many ball widths long
+# The noise in a streak-long average is this fraction of that in a ball-sized one (not
+# 1/sqrt(3): compression and the blur make neighbouring pixels' noise alike).
+_STREAK_GAIN = 0.7
 _HAND_ROWS = 5  # outermost rows, where only an arm (or a ball leaving) can change
 _ENVELOPE_RISE = 0.5  # how fast the rotor's envelope follows a brighter picture, per frame
 
@@ -142,6 +149,16 @@ class BallFinder:
         centre = cv2.boxFilter(score, -1, (self.ka, self.kr), borderType=cv2.BORDER_REFLECT)
         around = cv2.boxFilter(score, -1, (self.ka, 3 * self.kr), borderType=cv2.BORDER_REFLECT)
         blob: FloatArray = centre - around
+        # On the track a fast ball is a faint streak: summed along its length it stands out
+        # from the noise as a slow ball does. Weighed in the short box's units.
+        rr = self.rotor_rows
+        long = (_STREAK * self.ka, self.kr)
+        streak = cv2.boxFilter(score[rr:], -1, long, borderType=cv2.BORDER_REFLECT)
+        streak_around = cv2.boxFilter(
+            score[rr:], -1, (long[0], 3 * self.kr), borderType=cv2.BORDER_REFLECT
+        )
+        np.maximum(centre[rr:], streak / _STREAK_GAIN, out=centre[rr:])
+        np.maximum(blob[rr:], (streak - streak_around) / _STREAK_GAIN, out=blob[rr:])
         # An arm reaching over the bowl changes the outermost rows over a wide arc.
         assert self.still is not None
         outer = np.abs(w[-_HAND_ROWS:] - self.still[-_HAND_ROWS:]) > 25

@@ -35,6 +35,8 @@ _TRACK_RHO = 1.04  # beyond the rotor's edge: the ball is on the track (or the d
 _ON_ROTOR_RHO = 1.0
 _LAUNCH_SIGHTINGS = 3
 _LAUNCH_SPEED_RATIO = 1.6
+_LAUNCH_RHO_SPREAD = 0.1  # rotor radii
+_CONFIRM_SECONDS = 1.0  # a launch not seen half way round by then was no launch
 _MIN_TRACK_RPS, _MAX_TRACK_RPS = 0.3, 6.0
 _MAX_HOP_DEG_PER_S = 500.0  # how fast a bouncing ball moves relative to the rotor, at most
 _LEAVING_RHO = 0.15  # this far beyond the ball's usual track radius, it is leaving the wheel
@@ -81,6 +83,7 @@ class SpinTracker:
         self._reset_spin()
 
     def _reset_spin(self) -> None:
+        self._launch_t = 0.0
         self._start_theta = 0.0
         self._theta = 0.0  # unwrapped
         self._theta_t = 0.0
@@ -163,6 +166,11 @@ class SpinTracker:
         self.ball = seen.track or next(iter(seen.rotor), None)
         if not self.in_play:
             return self._wait_for_launch(frame, t, seen.track)
+        if self.phase is Phase.LAUNCHED and t - self._launch_t >= _CONFIRM_SECONDS:
+            # Never seen going round: not a launch (a hand, a glint). No spin to judge.
+            self.spin -= 1
+            self._armed = True
+            return self._to(Phase.IDLE, frame, t)
         ball: BallSighting | None
         if self.phase in (Phase.LAUNCHED, Phase.ON_TRACK):
             # On the track unless it is seen falling onto the rotor.
@@ -219,8 +227,12 @@ class SpinTracker:
         # move at one speed.
         if max(abs(s) for s in speeds) > _LAUNCH_SPEED_RATIO * min(abs(s) for s in speeds):
             return []
+        # ... and keeps to its track, where a hand moves in or out.
+        if max(p[2] for p in pts) - min(p[2] for p in pts) > _LAUNCH_RHO_SPREAD:
+            return []
         self.spin += 1
         self._reset_spin()
+        self._launch_t = t
         self._start_theta = self._theta = pts[0][1]
         self._theta_t = pts[0][0]
         for p in pts[1:]:
@@ -308,7 +320,8 @@ class SpinTracker:
                     t,
                 )
             return out
-        if ball.rho <= _ON_ROTOR_RHO:
+        # Only a ball seen going round can drop (a false launch times out instead).
+        if ball.rho <= _ON_ROTOR_RHO and self.phase is Phase.ON_TRACK:
             self._drop_votes += 1
         if self._drop_votes < 3:
             return out
