@@ -25,15 +25,19 @@ from vision.geometry import FloatArray, PolarGrid
 _BALL_DEG = 3.0  # angular size of the smallest ball on the track, roughly
 _BALL_RHO = 0.04
 # A ball-sized spot must stand this many grey levels above what is normally there, and
-# this many times the noise of a ball-sized average (about 0.6 of a single pixel's: the
-# noise of neighbouring pixels is alike after compression).
+# this many times the noise of a single pixel. Off the rotor that is measured against the
+# noise of a ball-sized average (about 0.6 of a pixel's: the noise of neighbouring pixels
+# is alike after compression), so that a small fast ball shows; on the rotor a glint that
+# has not passed under its lamp for a while is as strong, so there it is a pixel's.
 _MIN_CONTRAST = 10.0
-_NOISE_FACTOR = 3.0 * 0.6
+_NOISE_FACTOR = 3.0
+_TRACK_NOISE_FACTOR = 3.0 * 0.6
 _ROTOR_CANDIDATES = 4
 _STREAK = 3  # a streak this many ball widths long
 # The noise in a streak-long average is this fraction of that in a ball-sized one (not
 # 1/sqrt(3): compression and the blur make neighbouring pixels' noise alike).
 _STREAK_GAIN = 0.7
+_RIM_RHO = 1.04  # rotor radii
 _HAND_ROWS = 5  # outermost rows, where only an arm (or a ball leaving) can change
 _ENVELOPE_RISE = 0.5  # how fast the rotor's envelope follows a brighter picture, per frame
 
@@ -69,6 +73,9 @@ class BallFinder:
         self.grid = grid
         self.rotor_rows = int(np.searchsorted(grid.rhos, 1.0, side="right"))
         self.static_rows = slice(self.rotor_rows, len(grid.rhos))
+        # The rotor's blurred rim reaches a little past its edge, and passing markings
+        # there are new to the still picture: off-rotor candidates start beyond it.
+        self.track_row = int(np.searchsorted(grid.rhos, _RIM_RHO))
         self.tau = background_seconds
         self.memory = memory_seconds
         deg_per_bin = 360.0 / grid.bins
@@ -112,7 +119,10 @@ class BallFinder:
         np.maximum(score, 0, out=score)
         blob, centre = self._blobs(score, w)
         threshold = max(_MIN_CONTRAST, _NOISE_FACTOR * noise)
-        track = self._pick(score, blob, centre, threshold, rr, len(self.grid.rhos))
+        track_threshold = max(_MIN_CONTRAST, _TRACK_NOISE_FACTOR * noise)
+        track = self._pick(
+            score, blob, centre, track_threshold, self.track_row, len(self.grid.rhos)
+        )
         on_rotor: list[BallSighting] = []
         for _ in range(_ROTOR_CANDIDATES):
             found = self._pick(score, blob, centre, threshold, 0, rr)

@@ -36,7 +36,8 @@ _ON_ROTOR_RHO = 1.0
 _LAUNCH_SIGHTINGS = 3
 _LAUNCH_SPEED_RATIO = 1.6
 _LAUNCH_RHO_SPREAD = 0.1  # rotor radii
-_CONFIRM_SECONDS = 1.0  # a launch not seen half way round by then was no launch
+_CONFIRM_SECONDS = 1.0
+_DROP_GAP_SECONDS = 0.3  # a launch not seen half way round by then was no launch
 _MIN_TRACK_RPS, _MAX_TRACK_RPS = 0.3, 6.0
 _MAX_HOP_DEG_PER_S = 500.0  # how fast a bouncing ball moves relative to the rotor, at most
 _LEAVING_RHO = 0.15  # this far beyond the ball's usual track radius, it is leaving the wheel
@@ -267,11 +268,25 @@ class SpinTracker:
     def _follows_track(self, ball: BallSighting, t: float) -> bool:
         """Is this sighting where the ball on the track can be now (or just fallen from it)?"""
         dt = t - self._theta_t
+        step = abs(self._speed * dt)
         miss = abs(wrap(ball.theta - self._theta - self._speed * dt))
         if ball.rho > _TRACK_RHO:
-            return miss < math.radians(30) + 0.3 * abs(self._speed * dt)
-        # A ball drops only once it has lost much of its launch speed.
-        return miss < math.radians(70) and abs(self._speed) < 0.6 * self._peak_speed
+            usual = self._usual_track_rho()
+            if usual is not None and ball.rho > usual + _LEAVING_RHO:
+                # Flying off the wheel it goes outwards more than round: it can lag its
+                # prediction by up to a whole step.
+                return miss < math.radians(30) + step
+            return miss < math.radians(30) + 0.3 * step
+        # A ball drops only once it has lost much of its launch speed, and straight from
+        # where it was just seen (a ball lost for a while could be anywhere).
+        return (
+            t - self._last_seen <= _DROP_GAP_SECONDS
+            and miss < math.radians(70)
+            and abs(self._speed) < 0.6 * self._peak_speed
+        )
+
+    def _usual_track_rho(self) -> float | None:
+        return float(np.median(self._track_rhos)) if len(self._track_rhos) >= 5 else None
 
     def _advance(self, theta: float, t: float) -> None:
         dt = max(1e-6, t - self._theta_t)
@@ -292,7 +307,7 @@ class SpinTracker:
         out: list[Observation] = []
         if ball.rho > _TRACK_RHO:
             self._drop_votes = 0
-            usual = float(np.median(self._track_rhos)) if len(self._track_rhos) >= 5 else None
+            usual = self._usual_track_rho()
             if usual is not None and ball.rho > usual + _LEAVING_RHO:
                 self._leaving += 1
                 if self._leaving >= 2:
