@@ -84,7 +84,8 @@ class CameraSource:
                     self.frames_read += 1
             finally:
                 capture.release()
-            if not self.live:
+            # Stopped: no reconnect and no pause before returning.
+            if self._stopped or not self.live:
                 return
             self.reconnects += 1
             self.sleep(self.retry_seconds)
