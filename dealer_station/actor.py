@@ -128,6 +128,10 @@ class TableActor:
     changed_at: datetime = field(init=False, default_factory=utc_now)
     # When the statistics last changed (a round settled, a new shoe).
     stats_at: str = field(init=False, default="")
+    _stats_version: int = field(init=False, default=0, repr=False)
+    _stats_cache: tuple[tuple[int, str, str], Stats | None] | None = field(
+        init=False, default=None, repr=False
+    )
 
     @property
     def id(self) -> str:
@@ -175,18 +179,28 @@ class TableActor:
             else:
                 continue
             self.stats_at = iso(self.changed_at)
+            self._stats_version += 1
 
     def stats(self) -> Stats | None:
+        """The roads or the wheel's statistics, worked out again only when a
+        round settled or a shoe began: several listeners ask on every change,
+        and the roads cost milliseconds a card must not wait for."""
         if self.state is None:
             return None
-        if self.state.game == "baccarat":
+        key = (self._stats_version, self.stats_at, self.state.game)
+        if self._stats_cache is None or self._stats_cache[0] != key:
+            self._stats_cache = (key, self._work_out_stats(self.state.game))
+        return self._stats_cache[1]
+
+    def _work_out_stats(self, game: str) -> Stats | None:
+        if game == "baccarat":
             marks = [RoundMark.from_outcome(o) for o in self.settled]
             data = roads(marks).to_json()
-        elif self.state.game == "roulette":
+        elif game == "roulette":
             data = roulette_stats([o["number"] for o in self.settled]).to_json()
         else:
             return None
-        return Stats(table=self.id, at=self.stats_at, game=self.state.game, stats=data)
+        return Stats(table=self.id, at=self.stats_at, game=game, stats=data)
 
     # -- the loop -------------------------------------------------------------------------
 

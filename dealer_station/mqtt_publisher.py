@@ -1,9 +1,13 @@
 """A table's MQTT link to the studio: the outbox drained in order, state retained.
 
 One paho client per table (its client id and last will are the table's own).
-paho's network thread only forwards callbacks to the event loop; everything else
-(reading the outbox, moving the cursor) happens on the loop, the journal's one
-thread.
+The client runs on the station's event loop, not in a paho thread: its socket is
+watched by the loop (paho's external-loop callbacks), so a round event is
+written to the socket the moment the journal holds it, and its PUBACK is handled
+as soon as it arrives. A paho thread would have to wait for the interpreter lock
+while the loop finishes the rest of the change (retained state, the console),
+which cost a card several milliseconds. Only the blocking part of a connect
+(TCP, TLS handshake) runs in a worker thread.
 
 The outbox cursor moves only on the broker's PUBACK (``on_publish`` with the
 message id). While the broker is away the table goes on and the outbox grows;
@@ -15,8 +19,10 @@ the same bytes.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import ssl
+import threading
 import time
 from collections.abc import Callable
 from typing import Any
@@ -36,6 +42,11 @@ log = logging.getLogger(__name__)
 # Messages in flight (sent, not yet acknowledged). QoS 1 keeps them in order on
 # one connection; a window keeps a backlog from flooding the broker.
 WINDOW = 64
+
+# Reconnect back-off, as paho's own loop does it: doubling from the first to the last.
+RECONNECT_DELAY_S = (1.0, 15.0)
+# How often keep-alive pings and their timeouts are looked after.
+MISC_INTERVAL_S = 1.0
 
 
 class TablePublisher:
@@ -69,7 +80,6 @@ class TablePublisher:
             CallbackAPIVersion.VERSION2, client_id=client_id, protocol=protocol
         )
         self.client.max_inflight_messages_set(WINDOW)
-        self.client.reconnect_delay_set(min_delay=1, max_delay=15)
         if config.username is not None:
             self.client.username_pw_set(config.username, config.resolved_password())
         if config.tls is not None:
@@ -85,31 +95,136 @@ class TablePublisher:
         self.client.on_connect = self._on_connect
         self.client.on_disconnect = self._on_disconnect
         self.client.on_publish = self._on_publish
+        self.client.on_socket_open = self._on_socket_open
+        self.client.on_socket_close = self._on_socket_close
+        self.client.on_socket_register_write = self._on_socket_register_write
+        self.client.on_socket_unregister_write = self._on_socket_unregister_write
+        self._loop_thread = 0
+        self._fd: int | None = None
+        self._link: asyncio.Task[None] | None = None
+        self._delay = RECONNECT_DELAY_S[0]
+        self._connecting = False
 
     # -- lifecycle --------------------------------------------------------------------------
 
     def start(self) -> None:
         self.loop = asyncio.get_running_loop()
+        self._loop_thread = threading.get_ident()
         self.actor.listeners.append(self._on_table_change)
         self.client.connect_async(self.config.host, self.config.port, self.config.keepalive)
-        self.client.loop_start()
+        self._link = asyncio.create_task(self._keep_linked(), name=f"mqtt {self.actor.id}")
 
-    def stop(self) -> None:
+    async def stop(self) -> None:
         """A clean goodbye: ``offline`` retained, then disconnect."""
         self.stopping = True
         if self.connected:
             info = self._publish_retained(
                 self.topics.status, self._availability("offline", "station stopped")
             )
-            info.wait_for_publish(timeout=2)
+            self._write_now()
+            await self._until(info.is_published, 2.0)
         self.client.disconnect()
-        self.client.loop_stop()
+        self._write_now()
+        await self._until(lambda: self.client.socket() is None, 1.0)
+        if self._link is not None:
+            # A connect in progress is a worker thread: let it finish (paho's
+            # connect timeout bounds it) rather than leave it to touch a closed loop.
+            if not self._connecting:
+                self._link.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._link
+        if self.client.socket() is not None:
+            self.client.disconnect()
+            self._write_now()
+
+    @staticmethod
+    async def _until(done: Callable[[], bool], timeout: float) -> None:
+        deadline = time.monotonic() + timeout
+        while not done() and time.monotonic() < deadline:
+            await asyncio.sleep(0.01)
 
     @property
     def backlog(self) -> int:
         return self.actor.msg_seq - self.acked
 
-    # -- paho's thread: hand everything to the loop ---------------------------------------------
+    # -- the connection, kept by the loop ---------------------------------------------------
+
+    async def _keep_linked(self) -> None:
+        """Connect, reconnect with back-off, and drive keep-alive, until stopped."""
+        while not self.stopping:
+            if self.client.socket() is None:
+                self._connecting = True
+                try:
+                    await asyncio.to_thread(self.client.reconnect)
+                except (OSError, ssl.SSLError, ValueError) as err:
+                    log.debug("table %s: no broker yet: %s", self.actor.id, err)
+                    self._connecting = False
+                    await asyncio.sleep(self._delay)
+                    self._delay = min(self._delay * 2, RECONNECT_DELAY_S[1])
+                    continue
+                self._connecting = False
+            self.client.loop_misc()
+            await asyncio.sleep(MISC_INTERVAL_S)
+
+    def _on_loop(self, callback: Callable[..., None], *args: Any) -> None:
+        """Run now if on the loop, else hand to it: a connect's socket callbacks
+        come from the worker thread."""
+        assert self.loop is not None
+        if threading.get_ident() == self._loop_thread:
+            callback(*args)
+        else:
+            self.loop.call_soon_threadsafe(callback, *args)
+
+    def _on_socket_open(self, client: mqtt.Client, userdata: Any, sock: Any) -> None:
+        self._on_loop(self._watch, sock.fileno())
+
+    def _on_socket_close(self, client: mqtt.Client, userdata: Any, sock: Any) -> None:
+        self._on_loop(self._unwatch)
+
+    def _on_socket_register_write(self, client: mqtt.Client, userdata: Any, sock: Any) -> None:
+        self._on_loop(self._want_write, True)
+
+    def _on_socket_unregister_write(self, client: mqtt.Client, userdata: Any, sock: Any) -> None:
+        self._on_loop(self._want_write, False)
+
+    def _watch(self, fd: int) -> None:
+        assert self.loop is not None
+        self._unwatch()
+        self._fd = fd
+        self.loop.add_reader(fd, self._read)
+        if self.client.want_write():
+            self._want_write(True)
+
+    def _unwatch(self) -> None:
+        assert self.loop is not None
+        if self._fd is not None:
+            self.loop.remove_reader(self._fd)
+            self.loop.remove_writer(self._fd)
+            self._fd = None
+
+    def _want_write(self, wanted: bool) -> None:
+        assert self.loop is not None
+        if self._fd is None:
+            return
+        if wanted:
+            self.loop.add_writer(self._fd, self.client.loop_write)
+        else:
+            self.loop.remove_writer(self._fd)
+
+    def _read(self) -> None:
+        self.client.loop_read()
+        # TLS may hold decrypted bytes the selector cannot see.
+        sock = self.client.socket()
+        while isinstance(sock, ssl.SSLSocket) and sock.pending():
+            self.client.loop_read()
+            sock = self.client.socket()
+
+    def _write_now(self) -> None:
+        """Write what is queued now, rather than on the loop's next turn."""
+        if self.client.want_write():
+            self.client.loop_write()
+
+    # -- paho's callbacks, on the loop ----------------------------------------------------
 
     def _on_connect(
         self,
@@ -124,8 +239,8 @@ class TablePublisher:
         if reason.is_failure:
             log.error("table %s: broker refused the connection: %s", self.actor.id, reason)
             return
-        assert self.loop is not None
-        self.loop.call_soon_threadsafe(self._connected)
+        self._delay = RECONNECT_DELAY_S[0]
+        self._connected()
 
     def _on_disconnect(
         self,
@@ -135,8 +250,7 @@ class TablePublisher:
         reason: ReasonCode,
         properties: Properties | None,
     ) -> None:
-        assert self.loop is not None
-        self.loop.call_soon_threadsafe(self._disconnected, str(reason))
+        self._disconnected(str(reason))
 
     def _on_publish(
         self,
@@ -146,8 +260,7 @@ class TablePublisher:
         reason: ReasonCode,
         properties: Properties | None,
     ) -> None:
-        assert self.loop is not None
-        self.loop.call_soon_threadsafe(self._puback, mid, time.perf_counter())
+        self._puback(mid, time.perf_counter())
 
     # -- the loop's side ------------------------------------------------------------------------
 
@@ -234,8 +347,11 @@ class TablePublisher:
                 self.retained[self.topics.stats] = stats.model_dump_json()
 
     def _on_table_change(self, actor: TableActor) -> None:
-        # The round events first: they are what the studio waits for.
+        # The round events first, onto the wire at once: they are what the
+        # studio waits for; the retained state and the rest of the station can wait.
         self._pump()
+        if self.connected:
+            self._write_now()
         before = dict(self.retained)
         self._refresh_retained()
         if self.connected:

@@ -74,6 +74,8 @@ class TableFeed:
         # The events first: the state that follows already includes them.
         for payload in self._read_outbox(count=True):
             self._send(frame("round/event", payload))
+        if not self.clients:
+            return  # nobody to tell: a client that connects gets a fresh snapshot
         for topic in self._refresh_retained():
             self._send(frame(topic, self.retained[topic]))
 
@@ -146,6 +148,7 @@ class TableFeed:
     def subscribe(self) -> Client:
         """A new client, its queue filled with the snapshot."""
         client = Client()
+        self._refresh_retained()
         for topic, payload in self.retained.items():
             client.queue.put_nowait(frame(topic, payload))
         for payload in self.round_events[-(CLIENT_BACKLOG // 2) :]:
