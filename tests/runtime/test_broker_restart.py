@@ -69,3 +69,26 @@ def test_broker_killed_mid_shoe_then_every_event_arrives_in_order(
         if seq not in first_seen:
             first_seen.append(seq)
     assert first_seen[: last - 1] == list(range(1, last))
+
+
+def test_station_started_before_its_broker_goes_online_when_the_broker_comes(
+    broker: Broker, tmp_path: Path
+) -> None:
+    """The station keeps trying a broker that is not there yet (a studio
+    powered up in any order), and publishes its retained state once it is."""
+    broker.stop()
+    config = config_for(
+        '[[tables]]\nid = "rou"\ngame = "roulette"\n', tmp_path / "journal.sqlite3", broker.port
+    )
+    with StationThread(config) as st:
+        st.wait_until(lambda: st.station is not None and "rou" in st.station.publishers)
+        assert st.station is not None
+        publisher = st.station.publishers["rou"]
+        time.sleep(1.5)  # at least one refused attempt and its back-off
+        assert st.call(lambda: publisher.connects) == 0
+        broker.start()
+        sub = Subscriber(broker.port, "dealer-station/test/rou/status")
+        st.wait_until(lambda: st.call(lambda: publisher.connects) == 1, timeout=30)
+        statuses = sub.wait_for(lambda ms: any(b'"online"' in m.payload for m in ms))
+        sub.close()
+    assert json.loads(statuses[-1].payload)["state"] == "online"
