@@ -510,6 +510,13 @@ class BlackjackEngine:
     def _waits_on_dealer_blackjack(self, state: BlackjackRound) -> bool:
         if any(o.kind == "insurance" and o.taken for o in state.offers):
             return True
+        up = state.dealer[0]
+        if (
+            self.rules.surrender_lost_to_dealer_blackjack
+            and (up.rank == "A" or up.is_ten_value)
+            and any(h.surrendered for b in state.boxes for h in b.hands)
+        ):
+            return True  # a late surrender stands only if the second card makes no blackjack
         if self.rules.blackjack_vs_dealer_blackjack == "player_wins":
             return False
         took_even_money = {

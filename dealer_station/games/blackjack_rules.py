@@ -69,6 +69,11 @@ class BlackjackRules:
     surrender: Literal["none", "late", "any"] = "none"
     surrender_after_split: bool = False
     surrender_after_double: bool = False
+    # Where the dealer's blackjack shows only after the players acted (no hole
+    # card, or no peek on that up-card): True, a surrendered hand loses its whole
+    # stake to it, as "late" surrender means (the surrender stood only against no
+    # blackjack); False, the surrender was final and the half stays returned.
+    surrender_lost_to_dealer_blackjack: bool = False
     insurance: bool = True
     # What a player holding a blackjack is offered against an ace.
     insurance_with_blackjack: Literal["insurance", "even_money", "none"] = "even_money"

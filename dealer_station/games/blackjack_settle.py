@@ -49,7 +49,10 @@ def hand_result(
     hand = box.hands[index]
     dealer_total, _ = hand_total(rnd.dealer)
     dealer_bj = is_two_card_21(rnd.dealer)
-    if hand.surrendered:
+    # A blackjack that showed only after the players acted.
+    late = dealer_bj and not rules.peeks(rnd.dealer[0].rank)
+    # A late surrender lost to that blackjack settles as a standing hand would.
+    if hand.surrendered and not (late and rules.surrender_lost_to_dealer_blackjack):
         return Fraction(1, 2), "surrender", {}
     if hand.bust:
         return LOSE, "lose", {}
@@ -61,7 +64,6 @@ def hand_result(
         # A dealer blackjack that showed only after the players acted takes
         # only the original bet when the variant says so: the double's extra
         # and the split hands' stakes go back.
-        late = not rules.peeks(rnd.dealer[0].rank)
         if late and rules.dealer_blackjack_takes == "original_bets":
             if index == 0:
                 return Fraction(hand.units - 1, hand.units), "lose", {"original_bet_only": True}

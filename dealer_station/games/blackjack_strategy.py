@@ -22,6 +22,10 @@ variant's settlement gives when it shows:
   keeps its half.
 - ``all_bets``: no peek, the blackjack takes every stake except a surrendered
   hand's returned half.
+
+Where the variant's surrender is late (``surrender_lost_to_dealer_blackjack``),
+a surrendered hand keeps its half only against no blackjack; against one it
+settles as a standing hand does.
 """
 
 from __future__ import annotations
@@ -313,7 +317,11 @@ class UpCardSolver:
         dealer holds, except where a late blackjack settles it differently."""
         chance = node.blackjack
         loss = units / 2 if kind == SURRENDER else float(units)
-        residual = _blackjack_residual(self.mode, spot.first, kind, units)
+        if kind == SURRENDER and self.rules.surrender_lost_to_dealer_blackjack:
+            # Late surrender: against the blackjack the hand fares as a standing one.
+            residual = _blackjack_residual(self.mode, spot.first, STAND, units)
+        else:
+            residual = _blackjack_residual(self.mode, spot.first, kind, units)
         return -loss * (1 - chance) + chance * residual
 
     # -- which actions a hand has ---------------------------------------------------

@@ -456,10 +456,53 @@ def test_standard_late_surrender_first_two_cards_returns_half() -> None:
     t = Table(STANDARD)
     t.bet(1, 10)
     t.close()
+    t.deal("TS", "6D", "6C")
+    t.do(1, "surrender")
+    assert t.state.round_over  # a 6 makes no blackjack: nothing left to play for
+    assert t.returns() == 5
+
+
+def test_standard_late_surrender_against_a_ten_waits_for_the_dealers_second_card() -> None:
+    # RULES.md: Standard's surrender is "late": it stands only if the dealer has
+    # no blackjack. With no hole card, that is known from the second card.
+    t = Table(STANDARD)
+    t.bet(1, 10)
+    t.close()
     t.deal("TS", "TD", "6C")
     t.do(1, "surrender")
-    assert t.state.round_over  # nothing left for the dealer to play for
+    assert not t.state.round_over
+    assert t.next.kind == "card"
+    t.deal("7H")
+    assert t.state.round_over
     assert t.returns() == 5
+
+
+def test_standard_late_surrender_loses_the_whole_stake_to_a_dealer_blackjack() -> None:
+    t = Table(STANDARD)
+    t.bet(1, 10)
+    t.close()
+    t.deal("TS", "AD", "6C")
+    t.close_insurance()
+    t.do(1, "surrender")
+    t.deal("KH")
+    assert t.state.round_over
+    assert t.returns() == 0
+
+
+def test_diamond_surrender_is_final_even_against_a_dealer_blackjack() -> None:
+    # The seed: "if the player surrenders, he loses half his bet and the game on
+    # this box is over; the other half is returned".
+    t = Table(DIAMOND)
+    t.bet(1, 10)
+    t.bet(2, 10)
+    t.close()
+    t.deal("TS", "9S", "AD", "6C", "9C")
+    t.close_insurance()
+    t.do(1, "surrender")
+    t.do(2, "stand")
+    t.deal("KH")  # dealer blackjack
+    assert t.state.round_over
+    assert t.returns() == 5  # box 1's half; box 2's 18 loses
 
 
 def test_standard_surrender_not_after_a_hit_nor_after_a_split() -> None:
