@@ -141,7 +141,13 @@ def text(name: str, odds: VariantOdds, seconds: float) -> list[str]:
         f"house edge {_percent(-odds.ev_basic)}",
     ]
     if rules.published_rtp:
-        lines.append(f"Published RTP: {rules.published_rtp}%")
+        gap = 100 * odds.rtp_optimal - float(rules.published_rtp)
+        lines.append(
+            f"Published RTP: {rules.published_rtp}% (these rules, optimal play: {gap:+.4f}%)"
+        )
+    if odds.rtp_basic > 1:
+        # A studio must not put a game on air believing it has an edge it has not.
+        lines.append("WARNING: under basic strategy this main bet returns more than is staked.")
     lines += [
         f"Blackjack: probability {odds.blackjack_probability:.6f}, "
         f"pays {odds.blackjack_pays:.6f} on average",

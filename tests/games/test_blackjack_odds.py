@@ -123,6 +123,27 @@ def test_game_matches_wizard_1ds17r4(one_deck: VariantOdds) -> None:
     assert one_deck.ev_optimal == pytest.approx(0.001839, abs=0.0002)
 
 
+def test_odds_text_warns_of_a_game_the_player_beats_and_compares_the_published_rtp(
+    one_deck: VariantOdds,
+) -> None:
+    from dealer_station.cli._odds_blackjack import text
+
+    # Wizard's 1 deck S17 DAS game returns +0.1839% to the player (above).
+    published = replace(one_deck, rules=replace(one_deck.rules, published_rtp="100.10"))
+    lines = text("one-deck", published, 0.0)
+    assert any(line.startswith("WARNING: under basic strategy") for line in lines)
+    gap = next(line for line in lines if line.startswith("Published RTP: 100.10%"))
+    assert f"{100 * one_deck.rtp_optimal - 100.10:+.4f}%" in gap
+
+
+def test_odds_text_has_no_warning_for_a_house_game() -> None:
+    from dealer_station.cli._odds_blackjack import text
+
+    # The same game with H17 and no double after split: -0.1513% (appendix 9).
+    odds = analyse(replace(APPENDIX_9, decks=1, dealer_hits_soft_17=True, double_after_split=False))
+    assert not any("WARNING" in line for line in text("house", odds, 0.0))
+
+
 # Within 0.02% of the published house edge.
 PUBLISHED_GAMES = [
     # appendix/9/1dh17r4/: "Player may not double after split: -0.001513"
