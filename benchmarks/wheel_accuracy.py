@@ -20,7 +20,11 @@ second). The first verdict is compared with the renderer's ground truth:
 - no_result: a no-result for a valid spin; no_result_other_reason: a no-result with
   another reason for an invalid spin; silent: no verdict at all.
 
-Latency is declared frame minus the rendered rest frame, for correct numbers.
+Latency is declared frame minus the rendered rest frame, for correct numbers (negative
+when the ball was still rocking in its pocket, within the rest tolerance, when declared).
+With `--dump DIR` every spin not judged correctly is written there as an FFV1 video with
+its ground truth and the detector's verdict (`<seed>.mkv`, `<seed>.json`), to replay with
+`dealer-station wheel detect`.
 """
 
 from __future__ import annotations
@@ -30,12 +34,15 @@ import json
 import sys
 import time
 from multiprocessing import Pool
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 
-def run_spin(job: tuple[int, tuple[int, int] | None, float | None]) -> dict[str, Any]:
+def run_spin(
+    job: tuple[int, tuple[int, int] | None, float | None, str | None],
+) -> dict[str, Any]:
     import cv2
 
     from vision.detector import WheelDetector
@@ -43,7 +50,7 @@ def run_spin(job: tuple[int, tuple[int, int] | None, float | None]) -> dict[str,
     from vision.render import make_spin
 
     cv2.setNumThreads(1)
-    seed, resolution, fps = job
+    seed, resolution, fps, dump = job
     spin = make_spin(seed, resolution=resolution, fps=fps)
     truth = spin.truth
     detector = WheelDetector()
@@ -65,6 +72,7 @@ def run_spin(job: tuple[int, tuple[int, int] | None, float | None]) -> dict[str,
         "truth_reason": truth.reason,
         "fps": truth.fps,
         "width": truth.width,
+        "height": truth.height,
     }
     if isinstance(verdict, SpinResult):
         out |= {"number": verdict.number, "declared_frame": verdict.facts.declared_frame}
@@ -84,7 +92,18 @@ def run_spin(job: tuple[int, tuple[int, int] | None, float | None]) -> dict[str,
             out["outcome"] = "no_result_other_reason"
     else:
         out["outcome"] = "silent"
+    if dump and out["outcome"] != "correct":
+        _dump(Path(dump), spin, out, verdict)
     return out
+
+
+def _dump(folder: Path, spin: Any, row: dict[str, Any], verdict: Any) -> None:
+    from drivers.camera_recording import write_ffv1
+
+    folder.mkdir(parents=True, exist_ok=True)
+    write_ffv1(folder / f"{row['seed']}.mkv", (f for _, _, f in spin.frames()), spin.truth.fps)
+    record = {"row": row, "verdict": repr(verdict), "truth": spin.truth.as_dict()}
+    (folder / f"{row['seed']}.json").write_text(json.dumps(record, indent=2) + "\n")
 
 
 def main() -> int:
@@ -103,6 +122,7 @@ def main() -> int:
     )
     ap.add_argument("--workers", type=int, default=1)
     ap.add_argument("--json", action="store_true", help="print every spin as a JSON line")
+    ap.add_argument("--dump", help="folder for the video and truth of every spin not correct")
     args = ap.parse_args()
     rng = np.random.default_rng(args.seed)
     sizes = [tuple(int(v) for v in r.split("x")) for r in args.resolutions.split(",")]
@@ -110,7 +130,8 @@ def main() -> int:
     jobs = []
     for k in range(args.spins):
         size = sizes[int(rng.integers(len(sizes)))]
-        jobs.append((args.seed + k, (size[0], size[1]), rates[int(rng.integers(len(rates)))]))
+        rate = rates[int(rng.integers(len(rates)))]
+        jobs.append((args.seed + k, (size[0], size[1]), rate, args.dump))
     start = time.perf_counter()
     with Pool(args.workers) as pool:
         rows = []
@@ -167,9 +188,17 @@ def main() -> int:
             }
             for s in sorted({r["scenario"] for r in rows})
         },
+        "no_result_reasons": {
+            reason: sum(
+                1 for r in rows if r["outcome"] == "no_result" and r.get("reason") == reason
+            )
+            for reason in sorted({r["reason"] for r in rows if r["outcome"] == "no_result"})
+        },
         "wrong_seeds": sorted(r["seed"] for r in rows if r["outcome"] == "wrong"),
         "not_correct": sorted(
-            (r["seed"], r["scenario"], r.get("reason")) for r in rows if r["outcome"] != "correct"
+            (r["seed"], f"{r['width']}x{r['height']}", r["fps"], r["scenario"], r.get("reason"))
+            for r in rows
+            if r["outcome"] != "correct"
         ),
         "seconds": round(time.perf_counter() - start, 1),
     }

@@ -186,15 +186,3 @@ def colour_at(red: FloatArray, green: FloatArray, zero: float, theta: float) -> 
     if x_green <= 1 - _CLEAR:
         return "black"
     return None
-    c = theta / (2 * math.pi) * bins
-    window = np.round(np.arange(c - width * 0.2, c + width * 0.2 + 1e-9)).astype(int) % bins
-    x_red = (float(red[window].mean()) - r_black) / (r_red - r_black)
-    x_green = (float(green[window].mean()) - g_black) / (g_zero - g_black)
-    if x_red >= _CLEAR:
-        return "red"
-    if x_red <= 1 - _CLEAR:
-        if x_green >= _CLEAR:
-            return "green"
-        if x_green <= 1 - _CLEAR:
-            return "black"
-    return None
