@@ -85,7 +85,10 @@ async def list_rounds(
     actor: Table,
     ctx: Context,
     limit: Annotated[int, Query(ge=1, le=200)] = 50,
-    before: Annotated[int | None, Query(ge=1, description="a page's `before`")] = None,
+    # A journal sequence number: SQLite's 64-bit integers bound it.
+    before: Annotated[
+        int | None, Query(ge=1, le=2**63 - 1, description="a page's `before`")
+    ] = None,
 ) -> RoundList:
     """The table's rounds, newest first."""
     return await ctx.history.rounds(actor.id, limit, before)
