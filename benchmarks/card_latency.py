@@ -65,11 +65,14 @@ def shoe_and_studio(conn: Connection, link: str, broker_port: int, cards: int) -
     writes: list[float] = []
     received: list[tuple[float, bytes]] = []
     arrived = threading.Event()
+    shuffled = threading.Event()
 
     def on_message(client: mqtt.Client, userdata: object, message: mqtt.MQTTMessage) -> None:
         received.append((time.perf_counter(), message.payload))
         if _answers_a_card(message.payload):
             arrived.set()
+        elif b'"type":"shuffle"' in message.payload or b'"type":"new_shoe"' in message.payload:
+            shuffled.set()  # the croupier shuffled: a fresh physical shoe goes in
 
     sub = mqtt.Client(CallbackAPIVersion.VERSION2, client_id="latency-subscriber")
     sub.on_message = on_message
@@ -81,7 +84,8 @@ def shoe_and_studio(conn: Connection, link: str, broker_port: int, cards: int) -
     drawn = 0
     while drawn < cards:
         if sim.indicator == Indicator.GREEN and sim.all_acknowledged():
-            if not sim.cards_left:
+            if shuffled.is_set() or not sim.cards_left:
+                shuffled.clear()
                 sim.cards_left = shuffled_shoe(8, drawn)
             arrived.clear()
             sim.draw()

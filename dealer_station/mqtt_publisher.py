@@ -47,6 +47,8 @@ WINDOW = 64
 RECONNECT_DELAY_S = (1.0, 15.0)
 # How often keep-alive pings and their timeouts are looked after.
 MISC_INTERVAL_S = 1.0
+# How long the retained state waits behind the round events of a change.
+RETAINED_DELAY_S = 0.005
 
 
 class TablePublisher:
@@ -104,6 +106,7 @@ class TablePublisher:
         self._link: asyncio.Task[None] | None = None
         self._delay = RECONNECT_DELAY_S[0]
         self._connecting = False
+        self._retained_due: asyncio.TimerHandle | None = None
 
     # -- lifecycle --------------------------------------------------------------------------
 
@@ -117,6 +120,9 @@ class TablePublisher:
     async def stop(self) -> None:
         """A clean goodbye: ``offline`` retained, then disconnect."""
         self.stopping = True
+        if self._retained_due is not None:
+            self._retained_due.cancel()
+            self._publish_retained_changes()
         if self.connected:
             info = self._publish_retained(
                 self.topics.status, self._availability("offline", "station stopped")
@@ -348,10 +354,19 @@ class TablePublisher:
 
     def _on_table_change(self, actor: TableActor) -> None:
         # The round events first, onto the wire at once: they are what the
-        # studio waits for; the retained state and the rest of the station can wait.
+        # studio waits for. The retained state follows a moment later, once per
+        # burst of changes, after the loop has taken the events' PUBACKs.
         self._pump()
         if self.connected:
             self._write_now()
+        if self._retained_due is None:
+            assert self.loop is not None
+            self._retained_due = self.loop.call_later(
+                RETAINED_DELAY_S, self._publish_retained_changes
+            )
+
+    def _publish_retained_changes(self) -> None:
+        self._retained_due = None
         before = dict(self.retained)
         self._refresh_retained()
         if self.connected:
