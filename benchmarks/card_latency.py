@@ -4,13 +4,17 @@
 
 From the last byte of a CARD frame written to the pseudo-terminal, to (1) the
 broker's PUBACK of the ``card_dealt`` round event, and (2) a subscriber's receipt
-of it. Everything real: the shoe simulator (in its own process, as the firmware
+of it, beside two floors timed in the same run: the journal's fsync'd commit of
+each card, and a plain paho client's QoS 1 round trip to the same broker.
+Everything real: the shoe simulator (in its own process, as the firmware
 would be) on a PTY, the serial driver, the table actor, the SQLite journal with
 ``synchronous=FULL`` (one fsync per card), the MQTT publisher, mosquitto, and a
 subscriber (in the shoe's process, so it does not share the station's interpreter
 lock). A self-driving baccarat table asks for the cards; the shoe draws one when
 the light is green, the previous card has reached the subscriber and 50 ms have
-passed (a croupier's hand is slower still). A card's answer is its ``card_dealt``
+passed (a croupier's hand is slower still); the self-driving croupier, too, takes
+50 ms between rounds, so that its next round's inputs do not queue in front of
+the last card's PUBACK as no person could. A card's answer is its ``card_dealt``
 event, or its ``rejected`` event if it came when none was due. All clocks are
 CLOCK_MONOTONIC (time.perf_counter on Linux), shared by the processes. The write
 stamp is taken just before the frame's single write(), so the figures err long,
@@ -37,6 +41,7 @@ import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
 from dealer_station.config import parse_config
+from dealer_station.journal import OutMessage, Record
 from dealer_station.station import Station
 from drivers.shoe.shuffled_shoe import shuffled_shoe
 from drivers.shoe.simulator import FramedShoeSimulator
@@ -136,12 +141,24 @@ def main() -> None:
         "[http]\nport = 0\n"
         f'[[tables]]\nid = "bac"\ngame = "baccarat"\nshoe = {{ port = "{link}" }}\n'
         "timers = { betting_seconds = 0.01 }\n"
-        "self_driving = { pause_seconds = 0.0, think_seconds = 0.0 }\n"
+        f"self_driving = {{ pause_seconds = {GAP_S}, think_seconds = 0.0 }}\n"
     )
     acks: dict[int, float] = {}
+    commits: list[float] = []
 
     async def run_station() -> None:
         station = Station(config)
+        append = station.journal.append
+
+        def timed_append(record: Record, messages: list[OutMessage]) -> int:
+            started = time.perf_counter()
+            seq = append(record, messages)
+            if record.source == "shoe" and record.kind == "event":
+                commits.append((time.perf_counter() - started) * 1000)
+            return seq
+
+        # The journal's own share, timed inside the same run: one fsync'd commit a card.
+        station.journal.append = timed_append  # type: ignore[method-assign]
         task = asyncio.create_task(station.run())
         while "bac" not in station.publishers:
             await asyncio.sleep(0.01)
@@ -154,6 +171,7 @@ def main() -> None:
     asyncio.run(run_station())
     writes, received = parent.recv()
     shoe.join()
+    round_trips = bare_round_trips(port, 300)
     broker.terminate()
 
     dealt = [(at, json.loads(payload)) for at, payload in received if _answers_a_card(payload)]
@@ -166,11 +184,47 @@ def main() -> None:
     ]
     to_subscriber = [(at - w) * 1000 for w, (at, _) in zip(writes[:n], dealt[:n], strict=True)]
     print(f"cards written {len(writes)}, answers received {len(dealt)} ({refused} refused)")
+    print("the card's path:")
     for name, values in (("to PUBACK", to_puback), ("to subscriber", to_subscriber)):
-        print(
-            f"{name:<14} n={len(values)}  p50 {statistics.median(values):6.2f} ms  "
-            f"p99 {percentile(values, 99):6.2f} ms  max {max(values):6.2f} ms"
-        )
+        report(name, values)
+    print("its floors, measured in the same run:")
+    report("journal commit", commits)
+    report("bare QoS 1", round_trips)
+
+
+def report(name: str, values: list[float]) -> None:
+    print(
+        f"  {name:<15} n={len(values)}  p50 {statistics.median(values):6.2f} ms  "
+        f"p99 {percentile(values, 99):6.2f} ms  max {max(values):6.2f} ms"
+    )
+
+
+def bare_round_trips(port: int, count: int) -> list[float]:
+    """A plain paho client's QoS 1 publish to PUBACK on the same broker, at the
+    same pace: what the network path costs without the station."""
+    acked: dict[int, float] = {}
+    done = threading.Event()
+
+    def on_publish(client: mqtt.Client, userdata: object, mid: int, *rest: object) -> None:
+        acked[mid] = time.perf_counter()
+        done.set()
+
+    client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id="latency-floor")
+    client.on_publish = on_publish
+    client.connect("127.0.0.1", port)
+    client.loop_start()
+    payload = "x" * 400  # about a card_dealt event
+    times: list[float] = []
+    for _ in range(count):
+        done.clear()
+        started = time.perf_counter()
+        info = client.publish("bench/floor", payload, qos=1)
+        done.wait(timeout=5)
+        times.append((acked[info.mid] - started) * 1000)
+        time.sleep(GAP_S / 2)
+    client.loop_stop()
+    client.disconnect()
+    return times
 
 
 if __name__ == "__main__":
