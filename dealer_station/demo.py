@@ -67,11 +67,13 @@ class DemoBroker:
 
 
 @contextlib.asynccontextmanager
-async def demo_broker(workdir: Path, port: int) -> AsyncIterator[DemoBroker]:
+async def demo_broker(workdir: Path, port: int, choice: str = "auto") -> AsyncIterator[DemoBroker]:
     mosquitto = shutil.which("mosquitto") or (
         "/usr/sbin/mosquitto" if Path("/usr/sbin/mosquitto").exists() else None
     )
-    if mosquitto is not None:
+    if choice == "mosquitto" and mosquitto is None:
+        raise SystemExit("mosquitto is not installed: use --broker embedded")
+    if mosquitto is not None and choice != "embedded":
         conf = workdir / "mosquitto.conf"
         conf.write_text(f"listener {port} 127.0.0.1\nallow_anonymous true\npersistence false\n")
         process = subprocess.Popen(
@@ -187,7 +189,9 @@ async def deal_when_green(simulator: FramedShoeSimulator, decks: int) -> None:
             simulator.draw()
 
 
-async def run_demo(workdir: Path | None = None, http_port: int = 8080, seed: int = 1) -> None:
+async def run_demo(
+    workdir: Path | None = None, http_port: int = 8080, seed: int = 1, broker_choice: str = "auto"
+) -> None:
     with contextlib.ExitStack() as stack:
         if workdir is None:
             workdir = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="dealer-demo-")))
@@ -196,7 +200,7 @@ async def run_demo(workdir: Path | None = None, http_port: int = 8080, seed: int
             tid: stack.enter_context(FramedShoeSimulator(decks=n, seed=seed + i))
             for i, (tid, n) in enumerate(decks.items())
         }
-        async with demo_broker(workdir, free_port()) as broker:
+        async with demo_broker(workdir, free_port(), broker_choice) as broker:
             credentials = DemoCredentials.new()
             config = demo_config(
                 workdir,

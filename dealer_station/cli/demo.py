@@ -18,6 +18,12 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--http-port", type=int, default=8080)
     parser.add_argument("--dir", type=Path, help="keep the journal here (default: a temp dir)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--broker",
+        choices=("auto", "mosquitto", "embedded"),
+        default="auto",
+        help="auto: mosquitto when installed, else the embedded amqtt broker (MQTT 3.1.1)",
+    )
     parser.set_defaults(handler=run)
 
 
@@ -27,5 +33,5 @@ def run(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     if args.dir is not None:
         args.dir.mkdir(parents=True, exist_ok=True)
-    asyncio.run(run_demo(args.dir, args.http_port, args.seed))
+    asyncio.run(run_demo(args.dir, args.http_port, args.seed, args.broker))
     return 0
