@@ -162,7 +162,7 @@ class TablePublisher:
                 self._connecting = True
                 try:
                     await asyncio.to_thread(self.client.reconnect)
-                except (OSError, ssl.SSLError, ValueError) as err:
+                except Exception as err:  # whatever the connect raised, try again later
                     log.debug("table %s: no broker yet: %s", self.actor.id, err)
                     self._connecting = False
                     await asyncio.sleep(self._delay)
