@@ -106,6 +106,7 @@ class TablePublisher:
         self._link: asyncio.Task[None] | None = None
         self._delay = RECONNECT_DELAY_S[0]
         self._connecting = False
+        self._hold_off_until = 0.0
         self._retained_due: asyncio.TimerHandle | None = None
 
     # -- lifecycle --------------------------------------------------------------------------
@@ -159,6 +160,8 @@ class TablePublisher:
         """Connect, reconnect with back-off, and drive keep-alive, until stopped."""
         while not self.stopping:
             if self.client.socket() is None:
+                # After a refusal (bad credentials, ...), back off as after no answer.
+                await asyncio.sleep(max(0.0, self._hold_off_until - time.monotonic()))
                 self._connecting = True
                 try:
                     await asyncio.to_thread(self.client.reconnect)
@@ -244,6 +247,8 @@ class TablePublisher:
         # publish on it (Frigate's _on_connect treats it as one).
         if reason.is_failure:
             log.error("table %s: broker refused the connection: %s", self.actor.id, reason)
+            self._hold_off_until = time.monotonic() + self._delay
+            self._delay = min(self._delay * 2, RECONNECT_DELAY_S[1])
             return
         self._delay = RECONNECT_DELAY_S[0]
         self._connected()

@@ -4,6 +4,7 @@ event reaches the studio after the reconnect, in order."""
 from __future__ import annotations
 
 import json
+import subprocess
 import threading
 import time
 from pathlib import Path
@@ -11,6 +12,7 @@ from pathlib import Path
 from support.broker import Broker, Subscriber
 from support.station import StationThread, config_for
 
+from dealer_station.config import parse_config
 from drivers.shoe.simulator import FramedShoeSimulator
 from firmware_proto import Indicator
 
@@ -92,3 +94,40 @@ def test_station_started_before_its_broker_goes_online_when_the_broker_comes(
         statuses = sub.wait_for(lambda ms: any(b'"online"' in m.payload for m in ms))
         sub.close()
     assert json.loads(statuses[-1].payload)["state"] == "online"
+
+
+def test_wrong_credentials_are_refused_and_the_right_ones_connect(tmp_path: Path) -> None:
+    """A broker that checks passwords (mosquitto's password_file): the station
+    with a wrong password never publishes and keeps running; with the right one
+    it goes online."""
+    passwords = tmp_path / "passwd"
+    subprocess.run(
+        ["mosquitto_passwd", "-b", "-c", str(passwords), "station", "s3cret"], check=True
+    )
+    broker = Broker(tmp_path)
+    broker.conf.write_text(
+        # "user root": started as root (as CI is), mosquitto would otherwise drop
+        # to its own user, which cannot read a file in pytest's private directory.
+        f"listener {broker.port} 127.0.0.1\nallow_anonymous false\nuser root\n"
+        f"password_file {passwords}\npersistence false\n"
+    )
+    broker.start()
+    try:
+        for password, connects in (("wrong", 0), ("s3cret", 1)):
+            config = parse_config(
+                f'studio = "test"\nstation = "st"\njournal = "{tmp_path / password}.sqlite3"\n'
+                f'[mqtt]\nhost = "127.0.0.1"\nport = {broker.port}\n'
+                f'username = "station"\npassword = "{password}"\n'
+                '[http]\nport = 0\n[[tables]]\nid = "rou"\ngame = "roulette"\n'
+            )
+            with StationThread(config) as st:
+                st.wait_until(lambda: st.station is not None and "rou" in st.station.publishers)
+                assert st.station is not None
+                link = st.station.publishers["rou"]
+                if connects:
+                    st.wait_until(lambda p=link: st.call(lambda: p.connected), timeout=30)
+                else:
+                    time.sleep(2.5)  # the refusal, and a retry or two
+                assert st.call(lambda p=link: p.connects) == connects
+    finally:
+        broker.stop()
