@@ -12,7 +12,7 @@ from pathlib import Path
 from support.broker import Broker, Subscriber
 from support.station import StationThread, config_for
 
-from dealer_station.config import parse_config
+from dealer_station.config import TlsConfig, parse_config
 from drivers.shoe.simulator import FramedShoeSimulator
 from firmware_proto import Indicator
 
@@ -129,5 +129,61 @@ def test_wrong_credentials_are_refused_and_the_right_ones_connect(tmp_path: Path
                 else:
                     time.sleep(2.5)  # the refusal, and a retry or two
                 assert st.call(lambda p=link: p.connects) == connects
+    finally:
+        broker.stop()
+
+
+def _certificates(directory: Path) -> tuple[Path, Path, Path]:
+    """A throwaway CA and a server certificate for 127.0.0.1, made by openssl."""
+
+    def openssl(*args: str) -> None:
+        subprocess.run(["openssl", *args], check=True, capture_output=True, cwd=directory)
+
+    openssl("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj",
+            "/CN=test studio CA", "-keyout", "ca.key", "-out", "ca.crt")  # fmt: skip
+    openssl("req", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=127.0.0.1",
+            "-keyout", "server.key", "-out", "server.csr")  # fmt: skip
+    (directory / "san.ext").write_text("subjectAltName = IP:127.0.0.1\n")
+    openssl("x509", "-req", "-in", "server.csr", "-CA", "ca.crt", "-CAkey", "ca.key",
+            "-CAcreateserial", "-days", "1", "-extfile", "san.ext",
+            "-out", "server.crt")  # fmt: skip
+    return directory / "ca.crt", directory / "server.crt", directory / "server.key"
+
+
+def test_tls_to_the_broker_with_the_studio_ca(tmp_path: Path) -> None:
+    """mosquitto with a TLS listener: the station checks the broker's certificate
+    against the studio's CA, connects, and its round events are acknowledged
+    (the PUBACKs read through TLS)."""
+    ca, cert, key = _certificates(tmp_path)
+    broker = Broker(tmp_path)
+    broker.conf.write_text(
+        f"listener {broker.port} 127.0.0.1\nallow_anonymous true\nuser root\n"
+        f"cafile {ca}\ncertfile {cert}\nkeyfile {key}\npersistence false\n"
+    )
+    broker.start()
+    try:
+        config = parse_config(
+            f'studio = "test"\nstation = "st"\njournal = "{tmp_path / "j.sqlite3"}"\n'
+            f'[mqtt]\nhost = "127.0.0.1"\nport = {broker.port}\n'
+            f'tls = {{ ca_file = "{ca}" }}\n'
+            '[http]\nport = 0\n[[tables]]\nid = "rou"\ngame = "roulette"\n'
+        )
+        with StationThread(config) as st:
+            st.wait_until(lambda: st.station is not None and "rou" in st.station.publishers)
+            assert st.station is not None
+            link = st.station.publishers["rou"]
+            st.wait_until(lambda: st.call(lambda: link.connected), timeout=30)
+            assert st.call(lambda: st.actor("rou").msg_seq) > 0  # the table's first events
+            st.wait_until(lambda: st.call(lambda: link.backlog) == 0, timeout=30)
+        # Without the studio's CA the certificate is not trusted: no connection.
+        untrusting = config.model_copy(
+            update={"mqtt": config.mqtt.model_copy(update={"tls": TlsConfig()})}
+        )
+        with StationThread(untrusting) as st:
+            st.wait_until(lambda: st.station is not None and "rou" in st.station.publishers)
+            assert st.station is not None
+            link = st.station.publishers["rou"]
+            time.sleep(2.5)
+            assert st.call(lambda: link.connects) == 0
     finally:
         broker.stop()
