@@ -15,6 +15,7 @@ class DetectorParams:
     max_estimate_gap: float = 0.3  # pockets between the two readings of the ball's pocket
     rival_contrast: float = 0.5  # another spot resting this bright (of the ball) makes it unsure
     lost_seconds: float = 1.5  # a ball unseen this long during a spin is lost
+    max_bounce_seconds: float = 10.0  # a ball on the rotor not at rest this long is lost
     rearm_seconds: float = 0.8  # no ball on the track this long before the next launch counts
     calibration_seconds: float = 0.5  # video used to find the wheel when no file is given
     calibration_frames: int = 16

@@ -96,6 +96,7 @@ class SpinTracker:
         self._last_seen = 0.0
         self._last_rho = math.inf
         self._drop_votes = 0
+        self._drop_t = math.inf
         self._leaving = 0
         self._rest: list[_RestSample] = []
         self._rest_announced = False
@@ -172,6 +173,14 @@ class SpinTracker:
             self.spin -= 1
             self._armed = True
             return self._to(Phase.IDLE, frame, t)
+        if self.phase is Phase.BOUNCING and t - self._drop_t >= self.p.max_bounce_seconds:
+            # A ball on the rotor settles within seconds; what is still followed is not it.
+            return self.void(
+                NoResultReason.BALL_LOST,
+                f"ball not at rest {t - self._drop_t:.1f} s after it dropped",
+                frame,
+                t,
+            )
         ball: BallSighting | None
         if self.phase in (Phase.LAUNCHED, Phase.ON_TRACK):
             # On the track unless it is seen falling onto the rotor.
@@ -278,9 +287,11 @@ class SpinTracker:
                 return miss < math.radians(30) + step
             return miss < math.radians(30) + 0.3 * step
         # A ball drops only once it has lost much of its launch speed, and straight from
-        # where it was just seen (a ball lost for a while could be anywhere).
+        # where it was just seen (a ball lost for a while could be anywhere); one last seen
+        # flying outwards past its track is leaving the wheel, whatever shows on the rotor.
         return (
-            t - self._last_seen <= _DROP_GAP_SECONDS
+            not self._leaving
+            and t - self._last_seen <= _DROP_GAP_SECONDS
             and miss < math.radians(70)
             and abs(self._speed) < 0.6 * self._peak_speed
         )
@@ -347,6 +358,7 @@ class SpinTracker:
                 frame,
                 t,
             )
+        self._drop_t = t
         out += self._to(Phase.BOUNCING, frame, t)
         return out
 

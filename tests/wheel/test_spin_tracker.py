@@ -1,0 +1,80 @@
+"""The spin's course from sightings alone: what may count as a drop, and when a spin ends."""
+
+from __future__ import annotations
+
+import math
+
+from vision.ball import BallSighting, Sightings
+from vision.observations import NoResult, Observation, Phase, SpinResult
+from vision.params import DetectorParams
+from vision.rotor import RotorState
+from vision.spin import PocketReading, SpinTracker
+
+FPS = 25.0
+ROTOR_SPEED = 2.0  # rad/s, clockwise
+TRACK_RHO = 1.3
+
+
+def _rotor(t: float) -> RotorState:
+    return RotorState(ROTOR_SPEED * t % (2 * math.pi), ROTOR_SPEED, 0.9, 30.0, 0.0)
+
+
+def _no_reading(ball: BallSighting) -> PocketReading:
+    raise AssertionError("the pocket is read only once a ball rests")
+
+
+def _track(tracker: SpinTracker, frames: range, rps: float) -> list[Observation]:
+    """The ball going round the track against the rotor at `rps`."""
+    out: list[Observation] = []
+    for i in frames:
+        t = i / FPS
+        ball = BallSighting(-2 * math.pi * rps * t % (2 * math.pi), TRACK_RHO, 90.0)
+        out += tracker.step(i, t, _rotor(t), Sightings(ball, ()), _no_reading)
+    return out
+
+
+def _verdicts(out: list[Observation]) -> list[SpinResult | NoResult]:
+    return [o for o in out if isinstance(o, SpinResult | NoResult)]
+
+
+def test_a_ball_flying_off_the_wheel_never_drops_onto_a_glint_on_the_rotor() -> None:
+    tracker = SpinTracker(DetectorParams())
+    # Slow enough by the end to drop, were it seen coming down.
+    out = _track(tracker, range(60), 2.0) + _track(tracker, range(60, 100), 0.6)
+    assert tracker.phase is Phase.ON_TRACK and tracker.revolutions > 3
+    t, theta = 100 / FPS, -2 * math.pi * 0.6 * 100 / FPS
+    # Seen once going outwards past its track, then gone over the rim ...
+    leaving = BallSighting(theta % (2 * math.pi), 1.6, 90.0)
+    out += tracker.step(100, t, _rotor(t), Sightings(leaving, ()), _no_reading)
+    # ... while a lamp's glint on the rotor's frets, just ahead of it, stays where the lamp is.
+    glint = BallSighting((theta - 0.5) % (2 * math.pi), 0.8, 30.0)
+    for i in range(101, 160):
+        out += tracker.step(i, i / FPS, _rotor(i / FPS), Sightings(None, (glint,)), _no_reading)
+    assert Phase.BOUNCING not in [getattr(o, "phase", None) for o in out]
+    verdicts = _verdicts(out)
+    assert len(verdicts) == 1 and isinstance(verdicts[0], NoResult)
+    assert verdicts[0].reason.value == "ball_left_wheel"
+
+
+def test_a_spot_on_the_rotor_that_never_rests_ends_the_spin() -> None:
+    params = DetectorParams()
+    tracker = SpinTracker(params)
+    # Launched fast, then slower: the ball has lost its speed when it drops.
+    out = _track(tracker, range(60), 2.0) + _track(tracker, range(60, 100), 0.6)
+    drop = 100
+    t = drop / FPS
+    theta = -2 * math.pi * 0.6 * t
+    out_of_track: list[Observation] = []
+    # Down to the rotor just after the last sighting; then something on it that keeps
+    # moving against the rotor (never at rest) is all there is to follow.
+    for k, i in enumerate(range(drop, drop + int(12 * FPS))):
+        ti = i / FPS
+        spot = BallSighting((theta - 0.05 * k) % (2 * math.pi), 0.8, 60.0)
+        out_of_track += tracker.step(i, ti, _rotor(ti), Sightings(None, (spot,)), _no_reading)
+    phases = [getattr(o, "phase", None) for o in out_of_track]
+    assert Phase.BOUNCING in phases and Phase.AT_REST not in phases
+    verdicts = _verdicts(out + out_of_track)
+    assert len(verdicts) == 1 and isinstance(verdicts[0], NoResult)
+    assert verdicts[0].reason.value == "ball_lost"
+    assert verdicts[0].facts.declared_time - t >= params.max_bounce_seconds
+    assert "not at rest" in verdicts[0].detail
