@@ -24,7 +24,8 @@ Latency is declared frame minus the rendered rest frame, for correct numbers (ne
 when the ball was still rocking in its pocket, within the rest tolerance, when declared).
 With `--dump DIR` every spin not judged correctly is written there as an FFV1 video with
 its ground truth and the detector's verdict (`<seed>.mkv`, `<seed>.json`), to replay with
-`dealer-station wheel detect`.
+`dealer-station wheel detect`. `--summarise FILE...` summarises the JSON lines that runs
+printed with `--json` (one run cut short, or several with different seeds together).
 """
 
 from __future__ import annotations
@@ -61,6 +62,8 @@ def run_spin(
         for o in detector.feed(frame, t):
             if verdict is None and isinstance(o, SpinResult | NoResult):
                 verdict = o
+        if verdict is not None:
+            break  # only the first verdict is judged: the rest of the video changes nothing
     if verdict is None:
         for o in detector.finish(last):
             if isinstance(o, SpinResult | NoResult):
@@ -106,39 +109,8 @@ def _dump(folder: Path, spin: Any, row: dict[str, Any], verdict: Any) -> None:
     (folder / f"{row['seed']}.json").write_text(json.dumps(record, indent=2) + "\n")
 
 
-def main() -> int:
-    ap = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
-    ap.add_argument("--spins", type=int, default=500)
-    ap.add_argument("--seed", type=int, default=10_000)
-    ap.add_argument(
-        "--resolutions",
-        default="640x480,960x540,1280x720,1920x1080",
-        help="comma-separated WxH drawn uniformly per spin",
-    )
-    ap.add_argument(
-        "--fps", default="25,30,50,60", help="comma-separated, drawn uniformly per spin"
-    )
-    ap.add_argument("--workers", type=int, default=1)
-    ap.add_argument("--json", action="store_true", help="print every spin as a JSON line")
-    ap.add_argument("--dump", help="folder for the video and truth of every spin not correct")
-    args = ap.parse_args()
-    rng = np.random.default_rng(args.seed)
-    sizes = [tuple(int(v) for v in r.split("x")) for r in args.resolutions.split(",")]
-    rates = [float(f) for f in args.fps.split(",")]
-    jobs = []
-    for k in range(args.spins):
-        size = sizes[int(rng.integers(len(sizes)))]
-        rate = rates[int(rng.integers(len(rates)))]
-        jobs.append((args.seed + k, (size[0], size[1]), rate, args.dump))
-    start = time.perf_counter()
-    with Pool(args.workers) as pool:
-        rows = []
-        for row in pool.imap_unordered(run_spin, jobs):
-            rows.append(row)
-            if args.json:
-                print(json.dumps(row), flush=True)
+def summarise(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """Counts, latency percentiles and breakdowns over the spins' rows."""
     counts: dict[str, int] = {}
     for r in rows:
         counts[r["outcome"]] = counts.get(r["outcome"], 0) + 1
@@ -167,19 +139,17 @@ def main() -> int:
         "latency_ms_at_30fps_p50_p99": [round(float(np.percentile(ms30, q)), 1) for q in (50, 99)],
         "by_resolution": {
             res: {
-                o: sum(
-                    1 for r in rows if f"{r['width']}" == res.split("x")[0] and r["outcome"] == o
-                )
+                o: sum(1 for r in rows if _size(r) == res and r["outcome"] == o)
                 for o in sorted({r["outcome"] for r in rows})
             }
-            for res in args.resolutions.split(",")
+            for res in sorted({_size(r) for r in rows}, key=lambda v: int(v.split("x")[0]))
         },
         "by_fps": {
             f"{fps:g}": {
                 o: sum(1 for r in rows if r["fps"] == fps and r["outcome"] == o)
                 for o in sorted({r["outcome"] for r in rows})
             }
-            for fps in rates
+            for fps in sorted({r["fps"] for r in rows})
         },
         "by_scenario": {
             s: {
@@ -196,12 +166,69 @@ def main() -> int:
         },
         "wrong_seeds": sorted(r["seed"] for r in rows if r["outcome"] == "wrong"),
         "not_correct": sorted(
-            (r["seed"], f"{r['width']}x{r['height']}", r["fps"], r["scenario"], r.get("reason"))
+            (r["seed"], _size(r), r["fps"], r["scenario"], r.get("reason"))
             for r in rows
             if r["outcome"] != "correct"
         ),
-        "seconds": round(time.perf_counter() - start, 1),
     }
+    return summary
+
+
+def _size(row: dict[str, Any]) -> str:
+    return f"{row['width']}x{row.get('height', '?')}"
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    ap.add_argument("--spins", type=int, default=500)
+    ap.add_argument("--seed", type=int, default=10_000)
+    ap.add_argument(
+        "--resolutions",
+        default="640x480,960x540,1280x720,1920x1080",
+        help="comma-separated WxH drawn uniformly per spin",
+    )
+    ap.add_argument(
+        "--fps", default="25,30,50,60", help="comma-separated, drawn uniformly per spin"
+    )
+    ap.add_argument("--workers", type=int, default=1)
+    ap.add_argument("--json", action="store_true", help="print every spin as a JSON line")
+    ap.add_argument("--dump", help="folder for the video and truth of every spin not correct")
+    ap.add_argument(
+        "--summarise",
+        nargs="+",
+        metavar="FILE",
+        help="summarise the JSON lines that earlier runs printed with --json (no new spins)",
+    )
+    args = ap.parse_args()
+    if args.summarise:
+        saved = [
+            json.loads(line)
+            for name in args.summarise
+            for line in Path(name).read_text().splitlines()
+            if line.startswith('{"seed"')
+        ]
+        summary = summarise(saved)
+        print(json.dumps(summary, indent=2))
+        return 1 if summary["wrong"] else 0
+    rng = np.random.default_rng(args.seed)
+    sizes = [tuple(int(v) for v in r.split("x")) for r in args.resolutions.split(",")]
+    rates = [float(f) for f in args.fps.split(",")]
+    jobs = []
+    for k in range(args.spins):
+        size = sizes[int(rng.integers(len(sizes)))]
+        rate = rates[int(rng.integers(len(rates)))]
+        jobs.append((args.seed + k, (size[0], size[1]), rate, args.dump))
+    start = time.perf_counter()
+    with Pool(args.workers) as pool:
+        rows = []
+        for row in pool.imap_unordered(run_spin, jobs):
+            rows.append(row)
+            if args.json:
+                print(json.dumps(row), flush=True)
+    summary = summarise(rows)
+    summary["seconds"] = round(time.perf_counter() - start, 1)
     print(json.dumps(summary, indent=2))
     return 1 if summary["wrong"] else 0
 
