@@ -96,6 +96,7 @@ class SpinTracker:
         self._last_seen = 0.0
         self._last_rho = math.inf
         self._drop_votes = 0
+        self._stalled = 0  # track sightings in a row that leave the ball going round too slowly
         self._drop_t = math.inf
         self._leaving = 0
         self._rest: list[_RestSample] = []
@@ -170,9 +171,7 @@ class SpinTracker:
             return self._wait_for_launch(frame, t, seen.track)
         if self.phase is Phase.LAUNCHED and t - self._launch_t >= _CONFIRM_SECONDS:
             # Never seen going round: not a launch (a hand, a glint). No spin to judge.
-            self.spin -= 1
-            self._armed = True
-            return self._to(Phase.IDLE, frame, t)
+            return self._unlaunch(frame, t)
         if self.phase is Phase.BOUNCING and t - self._drop_t >= self.p.max_bounce_seconds:
             # A ball on the rotor settles within seconds; what is still followed is not it.
             return self.void(
@@ -253,6 +252,12 @@ class SpinTracker:
         self.phase = Phase.IDLE
         return self._to(Phase.LAUNCHED, frame, t)
 
+    def _unlaunch(self, frame: int, t: float) -> list[Observation]:
+        """What launched was no ball; the next launch keeps the spin's number."""
+        self.spin -= 1
+        self._armed = True
+        return self._to(Phase.IDLE, frame, t)
+
     def _follow_on_rotor(self, seen: Sightings, rotor: RotorState, t: float) -> BallSighting | None:
         """The brightest candidate on the rotor where the ball could have got to since last seen.
 
@@ -332,6 +337,12 @@ class SpinTracker:
             self._leaving = 0
             self._track_rhos.append(ball.rho)
             self._advance(ball.theta, t)
+            slow = abs(self._speed) < 2 * math.pi * _MIN_TRACK_RPS
+            self._stalled = self._stalled + 1 if slow else 0
+            if self.phase is Phase.LAUNCHED and self._stalled >= _LAUNCH_SIGHTINGS:
+                # A launched ball goes round; one that has stopped is a hand that reached
+                # in, and waiting for it to time out would miss the ball launched meanwhile.
+                return self._unlaunch(frame, t)
             if self.phase is Phase.LAUNCHED and self._revolutions >= 0.5:
                 out += self._to(Phase.ON_TRACK, frame, t)
             if (

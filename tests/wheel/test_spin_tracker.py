@@ -78,3 +78,18 @@ def test_a_spot_on_the_rotor_that_never_rests_ends_the_spin() -> None:
     assert verdicts[0].reason.value == "ball_lost"
     assert verdicts[0].facts.declared_time - t >= params.max_bounce_seconds
     assert "not at rest" in verdicts[0].detail
+
+
+def test_a_hand_that_reaches_in_and_stops_gives_way_to_the_ball_launched_after_it() -> None:
+    tracker = SpinTracker(DetectorParams())
+    out: list[Observation] = []
+    # The croupier's hand moves in a few degrees beyond the track, then holds still ...
+    for i, deg in enumerate([318.8, 323.8, 329.3, 327.4, 329.8, 329.8, 326.8, 329.9, 329.9]):
+        hand = BallSighting(math.radians(deg), 1.7, 90.0)
+        out += tracker.step(i, i / FPS, _rotor(i / FPS), Sightings(hand, ()), _no_reading)
+    launches = [o for o in out if getattr(o, "phase", None) is Phase.LAUNCHED]
+    assert launches and tracker.phase is Phase.IDLE
+    # ... and the ball it launched goes round: that is the spin, counted from its start.
+    out += _track(tracker, range(9, 100), 2.0)
+    assert tracker.phase is Phase.ON_TRACK and tracker.spin == 1
+    assert abs(tracker.revolutions - 2.0 * 90 / FPS) < 0.2
