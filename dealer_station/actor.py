@@ -129,7 +129,7 @@ class TableActor:
     # When the statistics last changed (a round settled, a new shoe).
     stats_at: str = field(init=False, default="")
     _stats_version: int = field(init=False, default=0, repr=False)
-    _stats_cache: tuple[tuple[int, str, str], Stats | None] | None = field(
+    _stats_cache: tuple[tuple[int, str], Stats | None] | None = field(
         init=False, default=None, repr=False
     )
 
@@ -187,7 +187,7 @@ class TableActor:
         and the roads cost milliseconds a card must not wait for."""
         if self.state is None:
             return None
-        key = (self._stats_version, self.stats_at, self.state.game)
+        key = (self._stats_version, self.state.game)
         if self._stats_cache is None or self._stats_cache[0] != key:
             self._stats_cache = (key, self._work_out_stats(self.state.game))
         return self._stats_cache[1]
