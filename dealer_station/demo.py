@@ -80,6 +80,9 @@ async def demo_broker(workdir: Path, port: int, choice: str = "auto") -> AsyncIt
             [mosquitto, "-c", str(conf)],
             stdout=subprocess.DEVNULL,
             stderr=(workdir / "mosquitto.log").open("ab"),
+            # Out of the terminal's process group: Ctrl-C stops the station, which
+            # says "offline" to the broker before the demo stops the broker.
+            start_new_session=True,
         )
         try:
             yield DemoBroker("mosquitto", port)
