@@ -12,7 +12,8 @@ from pathlib import Path
 from support.broker import Broker, Subscriber
 from support.station import StationThread, config_for
 
-from dealer_station.config import TlsConfig, parse_config
+from dealer_station.config import StationConfig, TlsConfig, parse_config
+from dealer_station.mqtt_publisher import TablePublisher
 from drivers.shoe.simulator import FramedShoeSimulator
 from firmware_proto import Indicator
 
@@ -21,6 +22,23 @@ def _settled(st: StationThread) -> int:
     """Rounds the table settled (its statistics keep them)."""
     result: int = st.call(lambda: len(st.actor("bac").settled))
     return result
+
+
+def _roulette_station(journal: Path, port: int, mqtt: str = "") -> StationConfig:
+    """A station with one roulette table (no device: its first events are enough),
+    ``mqtt`` added to its broker section."""
+    return parse_config(
+        f'studio = "test"\nstation = "st"\njournal = "{journal}"\n'
+        f'[mqtt]\nhost = "127.0.0.1"\nport = {port}\n{mqtt}'
+        '[http]\nport = 0\n[[tables]]\nid = "rou"\ngame = "roulette"\n'
+    )
+
+
+def _publisher(st: StationThread, table: str = "rou") -> TablePublisher:
+    """The table's MQTT publisher, once the station has started it."""
+    st.wait_until(lambda: st.station is not None and table in st.station.publishers)
+    assert st.station is not None
+    return st.station.publishers[table]
 
 
 def test_broker_killed_mid_shoe_then_every_event_arrives_in_order(
@@ -83,9 +101,7 @@ def test_station_started_before_its_broker_goes_online_when_the_broker_comes(
         '[[tables]]\nid = "rou"\ngame = "roulette"\n', tmp_path / "journal.sqlite3", broker.port
     )
     with StationThread(config) as st:
-        st.wait_until(lambda: st.station is not None and "rou" in st.station.publishers)
-        assert st.station is not None
-        publisher = st.station.publishers["rou"]
+        publisher = _publisher(st)
         time.sleep(1.5)  # at least one refused attempt and its back-off
         assert st.call(lambda: publisher.connects) == 0
         broker.start()
@@ -114,16 +130,13 @@ def test_wrong_credentials_are_refused_and_the_right_ones_connect(tmp_path: Path
     broker.start()
     try:
         for password, connects in (("wrong", 0), ("s3cret", 1)):
-            config = parse_config(
-                f'studio = "test"\nstation = "st"\njournal = "{tmp_path / password}.sqlite3"\n'
-                f'[mqtt]\nhost = "127.0.0.1"\nport = {broker.port}\n'
-                f'username = "station"\npassword = "{password}"\n'
-                '[http]\nport = 0\n[[tables]]\nid = "rou"\ngame = "roulette"\n'
+            config = _roulette_station(
+                tmp_path / f"{password}.sqlite3",
+                broker.port,
+                f'username = "station"\npassword = "{password}"\n',
             )
             with StationThread(config) as st:
-                st.wait_until(lambda: st.station is not None and "rou" in st.station.publishers)
-                assert st.station is not None
-                link = st.station.publishers["rou"]
+                link = _publisher(st)
                 if connects:
                     st.wait_until(lambda p=link: st.call(lambda: p.connected), timeout=30)
                 else:
@@ -162,16 +175,11 @@ def test_tls_to_the_broker_with_the_studio_ca(tmp_path: Path) -> None:
     )
     broker.start()
     try:
-        config = parse_config(
-            f'studio = "test"\nstation = "st"\njournal = "{tmp_path / "j.sqlite3"}"\n'
-            f'[mqtt]\nhost = "127.0.0.1"\nport = {broker.port}\n'
-            f'tls = {{ ca_file = "{ca}" }}\n'
-            '[http]\nport = 0\n[[tables]]\nid = "rou"\ngame = "roulette"\n'
+        config = _roulette_station(
+            tmp_path / "j.sqlite3", broker.port, f'tls = {{ ca_file = "{ca}" }}\n'
         )
         with StationThread(config) as st:
-            st.wait_until(lambda: st.station is not None and "rou" in st.station.publishers)
-            assert st.station is not None
-            link = st.station.publishers["rou"]
+            link = _publisher(st)
             st.wait_until(lambda: st.call(lambda: link.connected), timeout=30)
             assert st.call(lambda: st.actor("rou").msg_seq) > 0  # the table's first events
             st.wait_until(lambda: st.call(lambda: link.backlog) == 0, timeout=30)
@@ -180,9 +188,7 @@ def test_tls_to_the_broker_with_the_studio_ca(tmp_path: Path) -> None:
             update={"mqtt": config.mqtt.model_copy(update={"tls": TlsConfig()})}
         )
         with StationThread(untrusting) as st:
-            st.wait_until(lambda: st.station is not None and "rou" in st.station.publishers)
-            assert st.station is not None
-            link = st.station.publishers["rou"]
+            link = _publisher(st)
             time.sleep(2.5)
             assert st.call(lambda: link.connects) == 0
     finally:
