@@ -4,8 +4,10 @@
 
 From the last byte of a CARD frame written to the pseudo-terminal, to (1) the
 broker's PUBACK of the ``card_dealt`` round event, and (2) a subscriber's receipt
-of it, beside two floors timed in the same run: the journal's fsync'd commit of
-each card, and a plain paho client's QoS 1 round trip to the same broker.
+of it, beside three floors timed in the same run: the journal's fsync'd commit
+of each card; a plain paho client's QoS 1 round trip to the same broker; and the
+bare chain, a card's path with no station in it (PTY, one fdatasync'd write,
+QoS 1 publish and PUBACK), what this machine's devices cost together.
 Everything real: the shoe simulator (in its own process, as the firmware
 would be) on a PTY, the serial driver, the table actor, the SQLite journal with
 ``synchronous=FULL`` (one fsync per card), the MQTT publisher, mosquitto, and a
@@ -27,6 +29,7 @@ import argparse
 import asyncio
 import json
 import multiprocessing as mp
+import os
 import shutil
 import socket
 import statistics
@@ -34,6 +37,7 @@ import subprocess
 import tempfile
 import threading
 import time
+import tty
 from multiprocessing.connection import Connection
 from pathlib import Path
 
@@ -172,6 +176,7 @@ def main() -> None:
     writes, received = parent.recv()
     shoe.join()
     round_trips = bare_round_trips(port, 300)
+    chain = bare_chain(port, work, 300)
     broker.terminate()
 
     dealt = [(at, json.loads(payload)) for at, payload in received if _answers_a_card(payload)]
@@ -190,6 +195,7 @@ def main() -> None:
     print("its floors, measured in the same run:")
     report("journal commit", commits)
     report("bare QoS 1", round_trips)
+    report("bare chain", chain)
 
 
 def report(name: str, values: list[float]) -> None:
@@ -197,6 +203,43 @@ def report(name: str, values: list[float]) -> None:
         f"  {name:<15} n={len(values)}  p50 {statistics.median(values):6.2f} ms  "
         f"p99 {percentile(values, 99):6.2f} ms  max {max(values):6.2f} ms"
     )
+
+
+def bare_chain(port: int, work: Path, count: int) -> list[float]:
+    """The card's path with nothing of the station in it: bytes written to a
+    PTY, read by a thread, one fdatasync'd 4 KiB write, a QoS 1 publish, its
+    PUBACK. What this machine's PTY, disk and loopback cost together."""
+    master, slave = os.openpty()
+    tty.setraw(master)
+    tty.setraw(slave)
+    disk = os.open(work / "chain.bin", os.O_RDWR | os.O_CREAT)
+    os.write(disk, bytes(1 << 20))
+    os.fsync(disk)
+    acked = threading.Event()
+    client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id="latency-chain")
+    client.on_publish = lambda *args: acked.set()
+    client.connect("127.0.0.1", port)
+    client.loop_start()
+    frame = bytes(20)  # about a CARD frame
+    times: list[float] = []
+    for n in range(count):
+        acked.clear()
+        started = time.perf_counter()
+        os.write(master, frame)
+        got = b""
+        while len(got) < len(frame):
+            got += os.read(slave, 64)
+        os.pwrite(disk, bytes(4096), (n % 256) * 4096)
+        os.fdatasync(disk)
+        client.publish("bench/chain", "x" * 400, qos=1)
+        acked.wait(timeout=5)
+        times.append((time.perf_counter() - started) * 1000)
+        time.sleep(GAP_S / 2)
+    client.loop_stop()
+    client.disconnect()
+    for fd in (master, slave, disk):
+        os.close(fd)
+    return times
 
 
 def bare_round_trips(port: int, count: int) -> list[float]:

@@ -10,6 +10,7 @@ the journal and the table is where it was (docs/recovery.md).
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -77,7 +78,9 @@ class Command:
     event: Event | dict[str, Any]
     by: str | None = None
     why: str | None = None
-    reply: asyncio.Future[Outcome] | None = None
+    # Told the outcome once the change is journaled and published. A device's
+    # thread waits on a concurrent future, set without a turn of the loop.
+    reply: asyncio.Future[Outcome] | concurrent.futures.Future[Outcome] | None = None
     # The device's own name for this input (the shoe's "<boot>:<card index>"),
     # journaled as the event's ``id``.
     ref: str | None = None
@@ -237,18 +240,20 @@ class TableActor:
     def handle(self, item: Command | DeviceChange | Alarm) -> Outcome | None:
         now = self.clock()
         self.changed_at = now
+        outcome: Outcome | None = None
         if isinstance(item, DeviceChange):
             self._device(item, now)
-            outcome = None
         elif isinstance(item, Alarm):
             self._alarm_record(item, now)
-            outcome = None
         else:
             outcome = self._command(item, now)
-            if item.reply is not None and not item.reply.done():
-                item.reply.set_result(outcome)
         self._arm_timer()
+        # The listeners first: a device thread woken by the reply would take the
+        # interpreter lock from the publisher about to send the round events.
         self._notify()
+        if isinstance(item, Command) and item.reply is not None and not item.reply.done():
+            assert outcome is not None
+            item.reply.set_result(outcome)
         return outcome
 
     def _notify(self) -> None:

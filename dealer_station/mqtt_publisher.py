@@ -103,6 +103,8 @@ class TablePublisher:
         self.client.on_socket_unregister_write = self._on_socket_unregister_write
         self._loop_thread = 0
         self._fd: int | None = None
+        self._flush_due = False
+        self._writer = False
         self._link: asyncio.Task[None] | None = None
         self._delay = RECONNECT_DELAY_S[0]
         self._connecting = False
@@ -210,15 +212,32 @@ class TablePublisher:
             self.loop.remove_reader(self._fd)
             self.loop.remove_writer(self._fd)
             self._fd = None
+            self._writer = False
 
     def _want_write(self, wanted: bool) -> None:
+        """paho has bytes to send, or none left. Rather than watch the socket
+        for each message (two epoll calls a card), write them on the loop's
+        next turn and watch the socket only for what it would not take."""
         assert self.loop is not None
         if self._fd is None:
             return
-        if wanted:
+        if not wanted:
+            if self._writer:
+                self.loop.remove_writer(self._fd)
+                self._writer = False
+        elif not self._flush_due:
+            self._flush_due = True
+            self.loop.call_soon(self._flush)
+
+    def _flush(self) -> None:
+        assert self.loop is not None
+        self._flush_due = False
+        if self._fd is None:
+            return
+        self._write_now()
+        if self.client.want_write() and not self._writer:
             self.loop.add_writer(self._fd, self.client.loop_write)
-        else:
-            self.loop.remove_writer(self._fd)
+            self._writer = True
 
     def _read(self) -> None:
         self.client.loop_read()

@@ -22,7 +22,7 @@ import asyncio
 import concurrent.futures
 import logging
 
-from dealer_station.actor import Alarm, Command, DeviceChange, TableActor
+from dealer_station.actor import Alarm, Command, DeviceChange, Outcome, TableActor
 from dealer_station.config import ShoeConfig
 from dealer_station.games.cards import CardError, parse_card
 from dealer_station.games.events import BurnCard, CardUnread, DealCard
@@ -106,13 +106,15 @@ class ShoeBridge:
             if not isinstance(item, Command):
                 loop.call_soon_threadsafe(self.actor.submit, item)
                 return
-            future = asyncio.run_coroutine_threadsafe(
-                self.actor.command(item.source, item.event, ref=item.ref), loop
-            )
+            reply: concurrent.futures.Future[Outcome] = concurrent.futures.Future()
+            item.reply = reply
             try:
-                future.result(timeout=JOURNAL_WAIT_S)
-            except (concurrent.futures.TimeoutError, concurrent.futures.CancelledError):
+                loop.call_soon_threadsafe(self.actor.submit, item)
+                reply.result(timeout=JOURNAL_WAIT_S)
+            except concurrent.futures.TimeoutError:
                 log.warning("table %s: the journal did not take %s in time", self.actor.id, event)
+            except RuntimeError:  # the loop closed, or the table failed on it (logged there)
+                log.warning("table %s: %s was not journaled", self.actor.id, event)
 
         options: dict[str, float | int] = {}
         if self.config.baudrate:
