@@ -10,15 +10,14 @@ from __future__ import annotations
 import asyncio
 import socket
 import threading
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import httpx
+from support.station import StationThread
 
-from dealer_station.actor import Outcome
 from dealer_station.api.auth import hash_pin, hash_token
 from dealer_station.api.server import serve_http
 from dealer_station.config import StationConfig
@@ -67,18 +66,17 @@ def station_config(
     )
 
 
-class Rig:
+class Rig(StationThread):
+    """A `StationThread` that also serves HTTP on a socket of its own, which a
+    test can take down and bring back while the station runs on."""
+
     def __init__(self, config: StationConfig) -> None:
-        self.config = config
-        self.loop = asyncio.new_event_loop()
-        self.station: Station | None = None
-        self.error: BaseException | None = None
+        super().__init__(config)
         self.sock = self._bound(0)
         self.port = self.sock.getsockname()[1]
         self.url = f"http://127.0.0.1:{self.port}"
         self.serving: asyncio.Task[None] | None = None
         self.ready = threading.Event()
-        self.thread = threading.Thread(target=self._run, name="station", daemon=True)
 
     @staticmethod
     def _bound(port: int) -> socket.socket:
@@ -141,55 +139,15 @@ class Rig:
         self.wait_until(self.answers)
 
     def stop(self) -> None:
-        if self.thread.is_alive() and self.station is not None:
-            self.loop.call_soon_threadsafe(self.station.stopped.set)
-        self.thread.join(timeout=30)
+        super().stop()
         if self.error is not None:
             raise AssertionError(f"the station died: {self.error!r}") from self.error
-
-    # -- driving it ---------------------------------------------------------------------------
-
-    def call(self, fn: Callable[[], Any]) -> Any:
-        """Run ``fn`` on the station's loop (the journal's thread) and return its result."""
-
-        async def wrapped() -> Any:
-            return fn()
-
-        return asyncio.run_coroutine_threadsafe(wrapped(), self.loop).result(timeout=10)
-
-    def command(self, table: str, event: dict[str, Any], source: str = "test") -> Outcome:
-        assert self.station is not None
-        actor = self.station.actors[table]
-        future = asyncio.run_coroutine_threadsafe(actor.command(source, event), self.loop)
-        outcome: Outcome = future.result(timeout=10)
-        return outcome
 
     def records(self, table: str) -> list[Record]:
         assert self.station is not None
         journal = self.station.journal
         result: list[Record] = self.call(lambda: list(journal.records(table)))
         return result
-
-    def step(self, table: str) -> str:
-        assert self.station is not None
-        actor = self.station.actors[table]
-
-        def kind() -> str:
-            assert actor.state is not None
-            return str(actor.state.next_step().kind)
-
-        result: str = self.call(kind)
-        return result
-
-    def wait_until(self, predicate: Callable[[], bool], timeout: float = 15.0) -> None:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.error is not None:
-                raise AssertionError(f"the station died: {self.error!r}") from self.error
-            if predicate():
-                return
-            time.sleep(0.02)
-        raise AssertionError("timed out waiting for the station")
 
     # -- HTTP ---------------------------------------------------------------------------------
 

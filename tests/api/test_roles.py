@@ -77,7 +77,7 @@ def one_round_played(rig: Rig) -> None:
     assert rig.post("/tables/bac/round/close-bets", "croupier").status_code == 200
     for card in ("9S", "2H", "9H", "3C"):  # a natural 8 for Player, Banker 5
         rig.command("bac", {"type": "card", "card": card}, source="shoe")
-    assert rig.step("bac") == "settled"
+    assert rig.next_step("bac")[0] == "settled"
 
 
 @pytest.mark.parametrize("caller", CALLERS, ids=lambda c: c or "no-token")
