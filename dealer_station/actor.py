@@ -78,8 +78,9 @@ class Command:
     event: Event | dict[str, Any]
     by: str | None = None
     why: str | None = None
-    # Told the outcome once the change is journaled and published. A device's
-    # thread waits on a concurrent future, set without a turn of the loop.
+    # Told the outcome once the change is journaled and the listeners (the
+    # publisher first) have seen it. A device's thread waits on a concurrent
+    # future, set without a turn of the loop.
     reply: asyncio.Future[Outcome] | concurrent.futures.Future[Outcome] | None = None
     # The device's own name for this input (the shoe's "<boot>:<card index>"),
     # journaled as the event's ``id``.
