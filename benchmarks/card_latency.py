@@ -1,13 +1,17 @@
 """Card latency through the whole station, with a real mosquitto.
 
-    .venv/bin/python benchmarks/card_latency.py [--cards 2000]
+    .venv/bin/python benchmarks/card_latency.py [--cards 2000] [--stages]
 
 From the last byte of a CARD frame written to the pseudo-terminal, to (1) the
 broker's PUBACK of the ``card_dealt`` round event, and (2) a subscriber's receipt
-of it, beside three floors timed in the same run: the journal's fsync'd commit
-of each card; a plain paho client's QoS 1 round trip to the same broker; and the
-bare chain, a card's path with no station in it (PTY, one fdatasync'd write,
-QoS 1 publish and PUBACK), what this machine's devices cost together.
+of it, beside two floors timed in the same run: the journal's fsync'd commit of
+each card, and the bare chain, a card's path with no station in it (PTY, one
+fdatasync'd write, QoS 1 publish and PUBACK), what this machine's devices cost
+together. The bare chain is sampled between the cards, half a gap after each, so
+that it meets the same minutes of the machine's noise as the cards do.
+``--stages`` also times each step of a card inside the station (the probes wrap
+the station's methods; they add a few microseconds a card).
+
 Everything real: the shoe simulator (in its own process, as the firmware
 would be) on a PTY, the serial driver, the table actor, the SQLite journal with
 ``synchronous=FULL`` (one fsync per card), the MQTT publisher, mosquitto, and a
@@ -38,15 +42,19 @@ import tempfile
 import threading
 import time
 import tty
+from collections.abc import Callable
 from multiprocessing.connection import Connection
 from pathlib import Path
 
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
+from dealer_station.actor import Command, DeviceChange, Outcome, TableActor
 from dealer_station.config import parse_config
 from dealer_station.journal import OutMessage, Record
+from dealer_station.shoe_bridge import ShoeBridge
 from dealer_station.station import Station
+from drivers.shoe import CardDrawn, ShoeEvent
 from drivers.shoe.shuffled_shoe import shuffled_shoe
 from drivers.shoe.simulator import FramedShoeSimulator
 from firmware_proto import Indicator
@@ -69,8 +77,50 @@ def _answers_a_card(payload: bytes) -> bool:
     )
 
 
+class BareChain:
+    """The card's path with nothing of the station in it: bytes written to a
+    PTY and read back, one fdatasync'd 4 KiB write beside the journal, a QoS 1
+    publish of a card-sized payload and its PUBACK, in one thread. What this
+    machine's PTY, disk and loopback cost together."""
+
+    def __init__(self, broker_port: int, work: Path) -> None:
+        self.master, self.slave = os.openpty()
+        tty.setraw(self.master)
+        tty.setraw(self.slave)
+        self.disk = os.open(work / "chain.bin", os.O_RDWR | os.O_CREAT)
+        os.write(self.disk, bytes(1 << 20))
+        os.fsync(self.disk)
+        self.acked = threading.Event()
+        self.client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id="latency-chain")
+        self.client.on_publish = lambda *args: self.acked.set()
+        self.client.connect("127.0.0.1", broker_port)
+        self.client.loop_start()
+        self.samples: list[float] = []
+
+    def sample(self) -> None:
+        frame = bytes(20)  # about a CARD frame
+        self.acked.clear()
+        started = time.perf_counter()
+        os.write(self.master, frame)
+        got = b""
+        while len(got) < len(frame):
+            got += os.read(self.slave, 64)
+        os.pwrite(self.disk, bytes(4096), (len(self.samples) % 256) * 4096)
+        os.fdatasync(self.disk)
+        self.client.publish("bench/chain", "x" * 400, qos=1)
+        self.acked.wait(timeout=5)
+        self.samples.append((time.perf_counter() - started) * 1000)
+
+    def close(self) -> None:
+        self.client.loop_stop()
+        self.client.disconnect()
+        for fd in (self.master, self.slave, self.disk):
+            os.close(fd)
+
+
 def shoe_and_studio(conn: Connection, link: str, broker_port: int, cards: int) -> None:
-    """The child process: the shoe (croupier's hand) and a studio subscriber."""
+    """The child process: the shoe (croupier's hand), a studio subscriber, and
+    the bare chain sampled between the cards."""
     writes: list[float] = []
     received: list[tuple[float, bytes]] = []
     arrived = threading.Event()
@@ -88,6 +138,7 @@ def shoe_and_studio(conn: Connection, link: str, broker_port: int, cards: int) -
     sub.on_connect = lambda c, u, f, rc, p: c.subscribe("dealer-station/bench/bac/round/event", 1)
     sub.connect("127.0.0.1", broker_port)
     sub.loop_start()
+    chain = BareChain(broker_port, Path(link).parent)
     sim = FramedShoeSimulator(decks=8, seed=1, link_path=Path(link), on_card_written=writes.append)
     conn.send("ready")
     drawn = 0
@@ -102,13 +153,93 @@ def shoe_and_studio(conn: Connection, link: str, broker_port: int, cards: int) -
             arrived.wait(timeout=5)
             # A croupier's hand takes far longer than this to reach the shoe
             # again; the pause lets the shoe's light turn red when no card is due.
-            time.sleep(GAP_S)
+            time.sleep(GAP_S / 2)
+            chain.sample()
+            time.sleep(GAP_S / 2)
         else:
             time.sleep(0.0005)
     time.sleep(1.0)
     sim.close()
+    chain.close()
     sub.loop_stop()
-    conn.send((writes, received))
+    conn.send((writes, received, chain.samples))
+
+
+class StageProbe:
+    """Times each step of a card inside the station: the shoe's thread has the
+    frame, the table takes it, the journal's commit begins and ends, paho's
+    write, the PUBACK. The probes wrap the station's own methods."""
+
+    def __init__(self, station: Station, actor: TableActor) -> None:
+        self.inputs: list[float] = []  # the link's thread has decoded a card
+        self.cards: dict[int, dict[str, float]] = {}  # msg seq -> step -> time
+        self.writes: list[float] = []
+        current: dict[str, float] = {}  # the input in hand: a new dict each
+        to_input = ShoeBridge._input
+
+        def timed_input(bridge: ShoeBridge, event: ShoeEvent) -> Command | DeviceChange | None:
+            if isinstance(event, CardDrawn):
+                self.inputs.append(time.perf_counter())
+            return to_input(bridge, event)
+
+        ShoeBridge._input = timed_input  # type: ignore[assignment, method-assign]
+        handle = actor.handle
+
+        def timed_handle(item: Command | DeviceChange) -> Outcome | None:
+            nonlocal current
+            current = {"taken": time.perf_counter()}
+            return handle(item)
+
+        actor.handle = timed_handle  # type: ignore[assignment, method-assign]
+        append = station.journal.append
+
+        def timed_append(record: Record, messages: list[OutMessage]) -> int:
+            current["commit"] = time.perf_counter()
+            seq = append(record, messages)
+            current["committed"] = time.perf_counter()
+            if record.source == "shoe":
+                for message in messages:
+                    self.cards[message.msg_seq] = current
+            return seq
+
+        station.journal.append = timed_append  # type: ignore[method-assign]
+
+    def watch_writes(self, loop_write: Callable[[], int]) -> Callable[[], int]:
+        def timed_write() -> int:
+            done = loop_write()
+            self.writes.append(time.perf_counter())
+            return done
+
+        return timed_write
+
+    def steps(self, written: float, msg_seq: int, acked: float) -> dict[str, float] | None:
+        import bisect
+
+        card = self.cards.get(msg_seq)
+        at = bisect.bisect_left(self.inputs, written)
+        sent = bisect.bisect_left(self.writes, card["committed"]) if card else len(self.writes)
+        if card is None or at == len(self.inputs) or sent == len(self.writes):
+            return None
+        marks = [
+            written,
+            self.inputs[at],
+            card["taken"],
+            card["commit"],
+            card["committed"],
+            self.writes[sent],
+            acked,
+        ]
+        return {name: (b - a) * 1000 for name, a, b in zip(STEPS, marks, marks[1:], strict=False)}
+
+
+STEPS = (
+    "PTY to driver",
+    "to the table",
+    "game logic",
+    "journal commit",
+    "onto the wire",
+    "to PUBACK",
+)
 
 
 def percentile(values: list[float], p: float) -> float:
@@ -119,6 +250,7 @@ def percentile(values: list[float], p: float) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--cards", type=int, default=2000)
+    parser.add_argument("--stages", action="store_true", help="time each step of a card")
     args = parser.parse_args()
 
     work = Path(tempfile.mkdtemp(prefix="card-latency-"))
@@ -149,9 +281,13 @@ def main() -> None:
     )
     acks: dict[int, float] = {}
     commits: list[float] = []
+    probe: StageProbe | None = None
 
     async def run_station() -> None:
+        nonlocal probe
         station = Station(config)
+        if args.stages:
+            probe = StageProbe(station, station.actors["bac"])
         append = station.journal.append
 
         def timed_append(record: Record, messages: list[OutMessage]) -> int:
@@ -166,17 +302,20 @@ def main() -> None:
         task = asyncio.create_task(station.run())
         while "bac" not in station.publishers:
             await asyncio.sleep(0.01)
-        station.publishers["bac"].on_puback = acks.__setitem__
+        publisher = station.publishers["bac"]
+        publisher.on_puback = acks.__setitem__
+        if probe is not None:
+            publisher.client.loop_write = probe.watch_writes(  # type: ignore[method-assign]
+                publisher.client.loop_write
+            )
         while not parent.poll():
             await asyncio.sleep(0.1)
         station.stopped.set()
         await task
 
     asyncio.run(run_station())
-    writes, received = parent.recv()
+    writes, received, chain = parent.recv()
     shoe.join()
-    round_trips = bare_round_trips(port, 300)
-    chain = bare_chain(port, work, 300)
     broker.terminate()
 
     dealt = [(at, json.loads(payload)) for at, payload in received if _answers_a_card(payload)]
@@ -192,10 +331,16 @@ def main() -> None:
     print("the card's path:")
     for name, values in (("to PUBACK", to_puback), ("to subscriber", to_subscriber)):
         report(name, values)
-    print("its floors, measured in the same run:")
+    print("its floors, measured in the same minutes:")
     report("journal commit", commits)
-    report("bare QoS 1", round_trips)
     report("bare chain", chain)
+    if probe is not None:
+        steps = [
+            s
+            for w, (_, m) in zip(writes, dealt, strict=False)
+            if m["seq"] in acks and (s := probe.steps(w, m["seq"], acks[m["seq"]])) is not None
+        ]
+        report_steps(steps)
 
 
 def report(name: str, values: list[float]) -> None:
@@ -205,69 +350,17 @@ def report(name: str, values: list[float]) -> None:
     )
 
 
-def bare_chain(port: int, work: Path, count: int) -> list[float]:
-    """The card's path with nothing of the station in it: bytes written to a
-    PTY, read by a thread, one fdatasync'd 4 KiB write, a QoS 1 publish, its
-    PUBACK. What this machine's PTY, disk and loopback cost together."""
-    master, slave = os.openpty()
-    tty.setraw(master)
-    tty.setraw(slave)
-    disk = os.open(work / "chain.bin", os.O_RDWR | os.O_CREAT)
-    os.write(disk, bytes(1 << 20))
-    os.fsync(disk)
-    acked = threading.Event()
-    client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id="latency-chain")
-    client.on_publish = lambda *args: acked.set()
-    client.connect("127.0.0.1", port)
-    client.loop_start()
-    frame = bytes(20)  # about a CARD frame
-    times: list[float] = []
-    for n in range(count):
-        acked.clear()
-        started = time.perf_counter()
-        os.write(master, frame)
-        got = b""
-        while len(got) < len(frame):
-            got += os.read(slave, 64)
-        os.pwrite(disk, bytes(4096), (n % 256) * 4096)
-        os.fdatasync(disk)
-        client.publish("bench/chain", "x" * 400, qos=1)
-        acked.wait(timeout=5)
-        times.append((time.perf_counter() - started) * 1000)
-        time.sleep(GAP_S / 2)
-    client.loop_stop()
-    client.disconnect()
-    for fd in (master, slave, disk):
-        os.close(fd)
-    return times
-
-
-def bare_round_trips(port: int, count: int) -> list[float]:
-    """A plain paho client's QoS 1 publish to PUBACK on the same broker, at the
-    same pace: what the network path costs without the station."""
-    acked: dict[int, float] = {}
-    done = threading.Event()
-
-    def on_publish(client: mqtt.Client, userdata: object, mid: int, *rest: object) -> None:
-        acked[mid] = time.perf_counter()
-        done.set()
-
-    client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id="latency-floor")
-    client.on_publish = on_publish
-    client.connect("127.0.0.1", port)
-    client.loop_start()
-    payload = "x" * 400  # about a card_dealt event
-    times: list[float] = []
-    for _ in range(count):
-        done.clear()
-        started = time.perf_counter()
-        info = client.publish("bench/floor", payload, qos=1)
-        done.wait(timeout=5)
-        times.append((acked[info.mid] - started) * 1000)
-        time.sleep(GAP_S / 2)
-    client.loop_stop()
-    client.disconnect()
-    return times
+def report_steps(steps: list[dict[str, float]]) -> None:
+    """Each step's p50 and p99, and what the slowest 2% of cards spent on each."""
+    slowest = sorted(steps, key=lambda s: sum(s.values()))[-max(1, len(steps) // 50) :]
+    print(f"the steps of {len(steps)} cards (ms):        p50     p99   slowest 2%, mean")
+    for name in STEPS:
+        values = [s[name] for s in steps]
+        tail = statistics.fmean(s[name] for s in slowest)
+        print(
+            f"  {name:<30} {statistics.median(values):6.2f}  {percentile(values, 99):6.2f}"
+            f"  {tail:6.2f}"
+        )
 
 
 if __name__ == "__main__":
