@@ -49,6 +49,12 @@ CREATE TABLE IF NOT EXISTS acked (
     table_id TEXT PRIMARY KEY,
     msg_seq INTEGER NOT NULL
 );
+CREATE TABLE IF NOT EXISTS snapshot (
+    table_id TEXT PRIMARY KEY,
+    seq INTEGER NOT NULL,      -- the table's last record the state folds in
+    format TEXT NOT NULL,      -- the code that wrote it: other code replays instead
+    state BLOB NOT NULL
+);
 """
 
 
@@ -124,12 +130,13 @@ class Journal:
             raise
         return seq
 
-    def records(self, table: str, kind: str | None = None) -> Iterator[Record]:
+    def records(self, table: str, kind: str | None = None, after: int = 0) -> Iterator[Record]:
+        """The table's records with a seq above ``after``, in order."""
         query = (
             "SELECT seq, table_id, at, source, by, why, kind, body, status, reason, detail"
-            " FROM journal WHERE table_id = ?"
+            " FROM journal WHERE table_id = ? AND seq > ?"
         )
-        args: tuple[str, ...] = (table,)
+        args: tuple[str | int, ...] = (table, after)
         if kind is not None:
             query += " AND kind = ?"
             args += (kind,)
@@ -178,18 +185,45 @@ class Journal:
         row = self._db.execute("SELECT msg_seq FROM acked WHERE table_id = ?", (table,)).fetchone()
         return int(row[0]) if row else 0
 
+    def last_seq(self, table: str) -> int:
+        row = self._db.execute(
+            "SELECT COALESCE(MAX(seq), 0) FROM journal WHERE table_id = ?", (table,)
+        ).fetchone()
+        return int(row[0])
+
     def set_acked(self, table: str, msg_seq: int) -> None:
         # Without an fsync: a cursor lost to a power cut only sends a few
         # messages again, with the same ids and bytes, which consumers drop. The
         # next input's commit makes it durable anyway. One fsync per PUBACK would
         # double the disk work of every card and hold up the loop.
+        self._write_unsynced(
+            "INSERT INTO acked (table_id, msg_seq) VALUES (?, ?)"
+            " ON CONFLICT (table_id) DO UPDATE SET msg_seq = MAX(msg_seq, excluded.msg_seq)",
+            (table, msg_seq),
+        )
+
+    def snapshot(self, table: str) -> tuple[int, str, bytes] | None:
+        """The table's snapshot: (seq, format, state), or None."""
+        row = self._db.execute(
+            "SELECT seq, format, state FROM snapshot WHERE table_id = ?", (table,)
+        ).fetchone()
+        return None if row is None else (int(row[0]), str(row[1]), bytes(row[2]))
+
+    def save_snapshot(self, table: str, seq: int, format: str, state: bytes) -> None:
+        # Without an fsync, like the cursor: a snapshot lost to a power cut costs
+        # a longer replay at the next start, nothing else. WAL keeps commits in
+        # order, so a snapshot that survives names records that survived too.
+        self._write_unsynced(
+            "INSERT INTO snapshot (table_id, seq, format, state) VALUES (?, ?, ?, ?)"
+            " ON CONFLICT (table_id) DO UPDATE SET seq = excluded.seq,"
+            " format = excluded.format, state = excluded.state",
+            (table, seq, format, state),
+        )
+
+    def _write_unsynced(self, statement: str, args: tuple[str | int | bytes, ...]) -> None:
         db = self._db
         db.execute("PRAGMA synchronous=NORMAL")
         try:
-            db.execute(
-                "INSERT INTO acked (table_id, msg_seq) VALUES (?, ?)"
-                " ON CONFLICT (table_id) DO UPDATE SET msg_seq = MAX(msg_seq, excluded.msg_seq)",
-                (table, msg_seq),
-            )
+            db.execute(statement, args)
         finally:
             db.execute("PRAGMA synchronous=FULL")
