@@ -10,7 +10,10 @@ fdatasync'd write, QoS 1 publish and PUBACK), what this machine's devices cost
 together. The bare chain is sampled between the cards, half a gap after each, so
 that it meets the same minutes of the machine's noise as the cards do.
 ``--stages`` also times each step of a card inside the station (the probes wrap
-the station's methods; they add a few microseconds a card).
+the station's methods; they add a few microseconds a card). ``--hold-cpus-awake``
+(root) keeps the CPUs out of their idle states for the run (a PM QoS request on
+/dev/cpu_dma_latency), to show what waking an idle CPU costs the card on this
+machine; the station itself does not ask for it.
 
 Everything real: the shoe simulator (in its own process, as the firmware
 would be) on a PTY, the serial driver, the table actor, the SQLite journal with
@@ -251,7 +254,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--cards", type=int, default=2000)
     parser.add_argument("--stages", action="store_true", help="time each step of a card")
+    parser.add_argument("--hold-cpus-awake", action="store_true", help="PM QoS: no idle states")
     args = parser.parse_args()
+    if args.hold_cpus_awake:
+        # A latency of 0 µs, held while the descriptor is open: until this process ends.
+        os.write(os.open("/dev/cpu_dma_latency", os.O_WRONLY), bytes(4))
 
     work = Path(tempfile.mkdtemp(prefix="card-latency-"))
     port = free_port()
