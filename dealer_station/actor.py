@@ -173,6 +173,12 @@ class TableActor:
             self.devices[record.body["device"]] = (record.body["state"], record.at)
         self.last_result = self.journal.last_message(self.id, "round_settled")
         self.state = state
+        log.info(
+            "table %s rebuilt from %s and %d records after it",
+            self.id,
+            f"the snapshot at record {self.recovered_from}" if self.recovered_from else "nothing",
+            self._since_snapshot,
+        )
         if state is not None and not state.round_over:
             if self.config.recovery == "void":
                 self.handle(Command("station", VoidRound("station restarted: round voided")))
