@@ -18,6 +18,7 @@ import shutil
 import sqlite3
 import tempfile
 import time
+from contextlib import closing
 from pathlib import Path
 
 from dealer_station.actor import Command, TableActor
@@ -70,9 +71,10 @@ def main() -> None:
     print(f"journal of {args.inputs} inputs ({size:.0f} MB) built in "
           f"{time.perf_counter() - started:.0f} s")  # fmt: skip
     full = work / "full.sqlite3"
-    shutil.copy(journal, full)
-    with sqlite3.connect(full) as db:
-        db.execute("DELETE FROM snapshot")
+    with closing(sqlite3.connect(journal)) as source, closing(sqlite3.connect(full)) as copy:
+        source.backup(copy)
+        copy.execute("DELETE FROM snapshot")
+        copy.commit()
     for name, path in (("from the snapshot", journal), ("whole journal", full)):
         elapsed, seq = timed_start(path, args.game)
         print(f"  start {name:<18} {elapsed:7.2f} s  (snapshot at record {seq})")

@@ -18,7 +18,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any, Literal
 
 from dealer_station import snapshot, strategy_advice
-from dealer_station.config import TableConfig
+from dealer_station.config import SNAPSHOT_EVERY, TableConfig
 from dealer_station.games import table as table_fold
 from dealer_station.games.baccarat_roads import RoundMark, roads
 from dealer_station.games.engine import Output
@@ -48,10 +48,8 @@ STATS_ROUNDS = 500
 
 Clock = Callable[[], datetime]
 
-# How many records a start may have to replay beyond the table's snapshot: a
-# busy table journals about a thousand inputs an hour. The snapshot is taken a
-# moment after the record that crossed the line, off that input's path.
-SNAPSHOT_EVERY = 1000
+# A table's snapshot is taken a moment after the record that makes it due, off
+# that input's path.
 SNAPSHOT_DELAY_S = 1.0
 
 

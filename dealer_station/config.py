@@ -143,10 +143,16 @@ class AuthConfig(Strict):
         return self
 
 
+# How many records a start may have to replay beyond a table's snapshot
+# (docs/recovery.md): a busy table journals about a thousand inputs an hour.
+SNAPSHOT_EVERY = 1000
+
+
 class StationConfig(Strict):
     studio: Identifier
     station: Identifier
     journal: Path = Path("/var/lib/dealer-station/journal.sqlite3")
+    snapshot_every: Annotated[int, Field(ge=1)] = SNAPSHOT_EVERY
     mqtt: MqttConfig = MqttConfig()
     http: HttpConfig = HttpConfig()
     auth: AuthConfig = AuthConfig()

@@ -39,7 +39,11 @@ class Station:
         self.journal = Journal(config.journal)
         self.actors = {
             t.id: TableActor(
-                t, config.studio, self.journal, Topics(config.mqtt.prefix, config.studio, t.id)
+                t,
+                config.studio,
+                self.journal,
+                Topics(config.mqtt.prefix, config.studio, t.id),
+                snapshot_every=config.snapshot_every,
             )
             for t in config.tables
         }

@@ -5,7 +5,9 @@ croupier plays the rounds, the shoe simulator on a PTY is the croupier's hand
 (it draws when the shoe's light is green), a real mosquitto carries the
 messages. Afterwards, from the journal and from what a subscriber received: no
 round lost, none settled twice, no card lost, repeated or invented, and no
-message id ever carried two different contents.
+message id ever carried two different contents. The tables take a snapshot
+every few records, so kills land around snapshots too; the last snapshot must
+give the table a full replay of the journal gives.
 """
 
 from __future__ import annotations
@@ -20,11 +22,16 @@ import sys
 import threading
 import time
 from collections import Counter, defaultdict
+from contextlib import closing
 from pathlib import Path
 
 import pytest
 from support.broker import Broker, Subscriber
 
+from dealer_station.actor import TableActor
+from dealer_station.config import TableConfig
+from dealer_station.journal import Journal
+from dealer_station.payloads import Topics
 from drivers.shoe.events import CardDrawn
 from drivers.shoe.shuffled_shoe import shuffled_shoe
 from drivers.shoe.simulator import FramedShoeSimulator
@@ -71,7 +78,7 @@ def test_kill_dash_nine_at_random_points_of_50_rounds(broker: Broker, tmp_path: 
     with FramedShoeSimulator(decks=8, seed=11, link_path=tmp_path / "shoe") as sim:
         config = tmp_path / "station.toml"
         config.write_text(
-            f'studio = "test"\nstation = "st"\njournal = "{journal}"\n'
+            f'studio = "test"\nstation = "st"\njournal = "{journal}"\nsnapshot_every = 5\n'
             f'[mqtt]\nhost = "127.0.0.1"\nport = {broker.port}\n'
             "[http]\nport = 0\n"
             f'[[tables]]\nid = "bac"\ngame = "baccarat"\n'
@@ -155,4 +162,31 @@ def test_kill_dash_nine_at_random_points_of_50_rounds(broker: Broker, tmp_path: 
     assert set(range(1, acked + 1)) <= received
     for seq in received:
         assert copies[f"test/bac/{seq}"] == {outbox[seq].encode()}
+
+    # The snapshot the station left is the table a full replay builds.
+    with sqlite3.connect(journal) as db:
+        (snapshots,) = db.execute("SELECT COUNT(*) FROM snapshot").fetchone()
+    assert snapshots == 1
+    full_copy = tmp_path / "full.sqlite3"
+    # SQLite's backup, not a file copy: this process's own connections keep the
+    # WAL from being folded into the file.
+    with closing(sqlite3.connect(journal)) as source, closing(sqlite3.connect(full_copy)) as copy:
+        source.backup(copy)
+        copy.execute("DELETE FROM snapshot")
+        copy.commit()
+    tables = []
+    for path in (journal, full_copy):
+        config = TableConfig.model_validate({"id": "bac", "game": "baccarat", "recovery": "resume"})
+        table = TableActor(config, "test", Journal(path), Topics("p", "test", "bac"))
+        table.recover()
+        tables.append(table)
+    from_snapshot, full = tables
+    assert from_snapshot.recovered_from > 0 and full.recovered_from == 0
+    assert from_snapshot.state is not None and full.state is not None
+    assert (from_snapshot.state.shoe, from_snapshot.state.round) == (
+        full.state.shoe,
+        full.state.round,
+    )
+    assert from_snapshot.state.rounds_started == full.state.rounds_started
+    assert from_snapshot.settled == full.settled
     print(f"{kills} kills, {sum(settled.values())} rounds, {len(sent_cards)} cards")

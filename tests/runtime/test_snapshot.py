@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import shutil
 import sqlite3
+from contextlib import closing
 from dataclasses import fields
 from pathlib import Path
 
@@ -75,9 +75,10 @@ def _assert_same_table(a: TableActor, b: TableActor, *, restarted_alike: bool = 
 
 
 def _without_snapshot(path: Path, copy: Path) -> None:
-    shutil.copy(path, copy)
-    with sqlite3.connect(copy) as db:
-        db.execute("DELETE FROM snapshot")
+    with closing(sqlite3.connect(path)) as source, closing(sqlite3.connect(copy)) as target:
+        source.backup(target)
+        target.execute("DELETE FROM snapshot")
+        target.commit()
 
 
 @pytest.mark.parametrize("game", GAMES)
