@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import bisect
 import json
 import multiprocessing as mp
 import os
@@ -177,7 +178,7 @@ class StageProbe:
         self.inputs: list[float] = []  # the link's thread has decoded a card
         self.cards: dict[int, dict[str, float]] = {}  # msg seq -> step -> time
         self.writes: list[float] = []
-        current: dict[str, float] = {}  # the input in hand: a new dict each
+        current: dict[str, float] = {}  # the input in hand; a new dict for each
         to_input = ShoeBridge._input
 
         def timed_input(bridge: ShoeBridge, event: ShoeEvent) -> Command | DeviceChange | None:
@@ -216,8 +217,6 @@ class StageProbe:
         return timed_write
 
     def steps(self, written: float, msg_seq: int, acked: float) -> dict[str, float] | None:
-        import bisect
-
         card = self.cards.get(msg_seq)
         at = bisect.bisect_left(self.inputs, written)
         sent = bisect.bisect_left(self.writes, card["committed"]) if card else len(self.writes)
