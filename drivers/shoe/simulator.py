@@ -223,7 +223,10 @@ class FramedShoeSimulator:
             with self._lock:
                 master = self._pty.master
             fds = [self._wake_r] if master is None else [self._wake_r, master]
-            readable, _, _ = select.select(fds, [], [], POLL_S)
+            try:
+                readable, _, _ = select.select(fds, [], [], POLL_S)
+            except OSError:  # unplugged since the descriptor was taken: look again
+                continue
             if self._wake_r in readable:
                 os.read(self._wake_r, 4096)
             with self._lock:

@@ -3,7 +3,7 @@ and damaged streams never yield a card that was not sent."""
 
 from __future__ import annotations
 
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 import firmware_proto as fp
@@ -105,6 +105,7 @@ def test_damaged_stream_never_yields_a_card_that_was_not_sent(
 
 
 @given(cards, st.integers(0, 255), st.sets(st.integers(16, 16 * 8 - 1), min_size=1, max_size=3))
+@example(fp.Card(index=126, rank=1, suit=0, burn=False, shoe_time_ms=0), 0, {16})  # SYNC inside
 def test_up_to_three_flipped_bits_after_len_are_always_caught(
     card: fp.Card, seq: int, bits: set[int]
 ) -> None:
@@ -113,4 +114,6 @@ def test_up_to_three_flipped_bits_after_len_are_always_caught(
         frame[bit // 8] ^= 0x80 >> (bit % 8)
     decoder = fp.FrameDecoder()
     assert not [i for i in decoder.feed(bytes(frame)) if isinstance(i, fp.Frame)]
-    assert decoder.counters.bad_check == 1
+    # The frame itself fails its check; a SYNC byte inside it (0x7E: card index
+    # 126, say) starts one more candidate, which fails too.
+    assert decoder.counters.bad_check >= 1
