@@ -445,7 +445,7 @@ class TableActor:
         else:
             advice = {
                 "shoe": "Shoe offline: do not draw. Check the shoe's cable; the round waits.",
-                "camera": "Wheel camera offline: results need a pit boss's confirmation.",
+                "camera": "Wheel camera offline: enter each number on the pad (tap, then confirm).",
             }[change.device]
             messages.append(
                 self._raise_alarm(f"{change.device}_offline", advice, source, round_id, now)
