@@ -347,7 +347,7 @@ function pickCard(title, then) {
 }
 
 // A number by hand is two presses: tap it, then confirm it as read back with its
-// colour ("17 RED - CONFIRM"), so one stray tap commits nothing.
+// colour ("23 RED - CONFIRM"), so one stray tap commits nothing.
 function pickNumber(title, then) {
   const reds = new Set([1, 3, 5, 7, 9, 12, 14, 16, 18, 19, 21, 23, 25, 27, 30, 32, 34, 36]);
   const colour = (n) => (n === 0 ? "green" : reds.has(n) ? "red" : "black");
@@ -384,7 +384,7 @@ function askReason(kind, then) {
     const input = el("input", "why");
     input.placeholder = "or type the reason";
     input.id = "why-text";
-    const go = button("OK", "enter", () => { if (input.value.trim().length >= 3) then(input.value.trim()); }, "primary");
+    const go = button("OK", "enter", () => (input.value.trim().length >= 3 ? then(input.value.trim()) : undefined), "primary");
     body.append(list, input, go);
   });
 }
@@ -399,15 +399,18 @@ function pitMenu() {
     const game = live.state ? live.state.game : "";
     const menu = el("div", "menu");
     menu.append(button("VOID ROUND", "v", () => askReason("void", (why) => pitAction("void", { why })), "danger"));
-    const held = live.state && live.state.next.kind === "pit_boss";
+    const held = () => live.state && live.state.next.kind === "pit_boss";
     if (game !== "roulette") {
       // A card by hand only for the card the round holds for, and for the place
-      // it was due when this menu was opened: the station refuses it elsewhere.
-      const to = held ? live.state.next.to : "";
-      if (to) {
-        menu.append(button("ENTER CARD", "c", () => askReason("card", (why) => pickCard(`CARD FOR ${placeText(to)}`, (card) => pitAction("card", { card, to, why })))));
+      // it is due when ENTER CARD is pressed: the station refuses it elsewhere.
+      if (held() && live.state.next.to) {
+        menu.append(button("ENTER CARD", "c", () => {
+          const to = held() ? live.state.next.to : "";
+          if (!to) { toast(`REFUSED: ${REASON_WORDS.not_held}`, "bad"); return; }
+          askReason("card", (why) => pickCard(`CARD FOR ${placeText(to)}`, (card) => pitAction("card", { card, to, why })));
+        }));
       }
-      if (held) menu.append(button("RELEASE HOLD", "h", () => askReason("release", (why) => pitAction("release", { why }))));
+      if (held()) menu.append(button("RELEASE HOLD", "h", () => askReason("release", (why) => pitAction("release", { why }))));
       menu.append(button("BURN MISDEALT CARD", "m", () => askReason("burn", (why) => pickCard("CARD TO BURN", (card) => pitAction("burn", { card, why })))));
     } else {
       menu.append(button("CONFIRM NUMBER", "n", () => askReason("wheel", (why) => pickNumber("WINNING NUMBER", (number) => pitAction("wheel-result", { number, why })))));

@@ -88,7 +88,15 @@ def test_enter_card_names_the_destination_and_a_double_click_sends_one_request(
     table = view(station, "bj")["view"]
     assert table["boxes"][0]["hands"][0]["cards"] == ["9C"]  # type: ignore[index]
     assert table["dealer"]["cards"] == []  # type: ignore[index]
-    assert station.post("/tables/bj/pit-boss/void", "pit_boss", WHY).status_code == 200
+
+    # A reason typed, then OK double-clicked: one void.
+    voids = posts_to(page, "/pit-boss/void")
+    page.keyboard.press("p")  # the PIN session is still open
+    page.get_by_role("button", name="VOID ROUND").click()
+    page.locator("#why-text").fill("double-click drill")
+    page.locator("#modal").get_by_role("button", name="OK").dblclick()
+    expect(action).to_have_text("ROUND VOID: STAKES RETURNED")
+    assert len(voids) == 1, voids
 
 
 def test_a_card_for_a_place_that_changed_while_the_dialog_was_open_is_refused(
