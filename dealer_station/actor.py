@@ -27,6 +27,7 @@ from dealer_station.games.events import (
     CloseInsurance,
     Decision,
     Event,
+    HoldRound,
     SelectTable,
     VoidRound,
     event_to_json,
@@ -66,8 +67,8 @@ def iso(moment: datetime) -> str:
 ALARM_ADVICE = {
     "misdeal": "Card {card} was not due. Hold it aside; pit boss: burn it or void the round.",
     "impossible_card": "Card {card} cannot come from this shoe (foreign card or misread). "
-    "Stop; pit boss: check the card.",
-    "round_held": "The round holds for an unread card: pit boss, enter the card or void.",
+    "The round holds; pit boss: enter the card as it really is, or remove it and release.",
+    "round_held": "The round holds: a pit boss resolves it first (enter, release or void).",
     "card_unread": "A card passed the scanner unread: pit boss, enter it by hand or void.",
     "bad_card": "The shoe sent something that is not a card. Pit boss: check the shoe.",
 }
@@ -351,10 +352,11 @@ class TableActor:
         messages = [self._event_message(o["type"], o, item.source, round_id, now) for o in outputs]
         if any(o["type"] == "round_settled" for o in outputs):
             self.alarms.clear()
-        elif outputs and (item.source == "shoe" or event.type == "manual_card"):
-            # A card taken, from the shoe or entered by a pit boss, answers a card alarm.
+        elif outputs and (item.source == "shoe" or event.type in ("manual_card", "hold_release")):
+            # A card taken, from the shoe or entered by a pit boss, or a held card
+            # removed, answers a card alarm.
             self.alarms = [a for a in self.alarms if a["source"] != "shoe-card"]
-        if any(o["type"] == "round_held" for o in outputs):
+        if any(o == {"type": "round_held", "reason": "card_unread"} for o in outputs):
             messages.append(
                 self._raise_alarm(
                     "card_unread", ALARM_ADVICE["card_unread"], "shoe-card", round_id, now
@@ -419,7 +421,14 @@ class TableActor:
             ),
             messages,
         )
+        if item.source == "shoe" and rejected.reason == "impossible_card" and self._in_play():
+            # The round stops until a pit boss has seen the card: an input of its
+            # own, so the hold is in the journal and a restart keeps it.
+            self._command(Command("station", HoldRound("impossible_card")), now)
         return Outcome(False, seq, rejected.reason, rejected.detail)
+
+    def _in_play(self) -> bool:
+        return self.state is not None and not self.state.round_over
 
     def _device(self, change: DeviceChange, now: datetime) -> None:
         state: Availability = "online" if change.online else "offline"
@@ -436,7 +445,7 @@ class TableActor:
         else:
             advice = {
                 "shoe": "Shoe offline: do not draw. Check the shoe's cable; the round waits.",
-                "camera": "Wheel camera offline: results need a pit boss's confirmation.",
+                "camera": "Wheel camera offline: enter each number on the pad (tap, then confirm).",
             }[change.device]
             messages.append(
                 self._raise_alarm(f"{change.device}_offline", advice, source, round_id, now)

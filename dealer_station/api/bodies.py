@@ -114,6 +114,27 @@ class PitCard(Body):
     why: Why
 
 
+Destination = Annotated[
+    str,
+    Field(
+        pattern=r"^[a-z][a-z0-9 ]{0,31}$",
+        description="where the card goes, as the state's next.to shows it: "
+        "player, banker, dealer, box 2 hand 0",
+        examples=["banker"],
+    ),
+]
+
+
+class PitManualCard(Body):
+    card: CardCode
+    to: Destination
+    why: Why
+
+
+class PitRelease(Body):
+    why: Why
+
+
 class PitWheelResult(Body):
     number: Pocket
     why: Why

@@ -1,7 +1,8 @@
 """What a pit boss does when something went wrong, each journaled with the pit
 boss's name and the reason given: void a round (every stake returned), enter a
-card by hand after an unread card, burn a card drawn out of turn (a misdeal),
-confirm a wheel result or order a re-spin."""
+card by hand while the round holds for one, release a hold (the card held for
+removed), burn a card drawn out of turn (a misdeal), confirm a wheel result
+(also while the camera is online: the pit boss's override) or order a re-spin."""
 
 from __future__ import annotations
 
@@ -11,7 +12,15 @@ from fastapi import APIRouter, Depends, status
 
 from dealer_station.actor import Alarm
 from dealer_station.api.auth import Principal
-from dealer_station.api.bodies import Accepted, PitCard, PitRespin, PitVoid, PitWheelResult
+from dealer_station.api.bodies import (
+    Accepted,
+    PitCard,
+    PitManualCard,
+    PitRelease,
+    PitRespin,
+    PitVoid,
+    PitWheelResult,
+)
 from dealer_station.api.commands import REFUSALS, send
 from dealer_station.api.context import Table, allow
 
@@ -26,9 +35,20 @@ async def void(principal: PitBoss, actor: Table, body: PitVoid) -> Accepted:
 
 
 @router.post("/card", response_model=Accepted)
-async def manual_card(principal: PitBoss, actor: Table, body: PitCard) -> Accepted:
-    """The card that passed the scanner unread, entered by hand."""
-    return await send(actor, principal, {"type": "manual_card", "card": body.card}, why=body.why)
+async def manual_card(principal: PitBoss, actor: Table, body: PitManualCard) -> Accepted:
+    """The card the round holds for (unread, or impossible as scanned), entered by
+    hand as it really is. ``to`` is where the pit boss was told it goes: the table
+    refuses a card when no round holds (``not_held``) or when the card would now
+    go elsewhere (``destination_changed``)."""
+    event = {"type": "manual_card", "card": body.card, "to": body.to}
+    return await send(actor, principal, event, why=body.why)
+
+
+@router.post("/release", response_model=Accepted)
+async def release(principal: PitBoss, actor: Table, body: PitRelease) -> Accepted:
+    """The card the round held for is off the table (a foreign card): the deal goes
+    on. An unread card is entered or the round voided (``not_releasable``)."""
+    return await send(actor, principal, {"type": "hold_release"}, why=body.why)
 
 
 @router.post("/burn", response_model=Accepted)
@@ -41,7 +61,7 @@ async def correct_misdeal(principal: PitBoss, actor: Table, body: PitCard) -> Ac
 @router.post("/wheel-result", response_model=Accepted)
 async def confirm_wheel(principal: PitBoss, actor: Table, body: PitWheelResult) -> Accepted:
     """The winning number as the pit boss confirms it (a result the camera was not
-    sure of, or the camera is offline)."""
+    sure of, the camera offline, or overriding the camera while it is online)."""
     event = {"type": "wheel_result", "number": body.number}
     return await send(actor, principal, event, why=body.why)
 

@@ -82,7 +82,18 @@ async def burn(principal: Dealer, actor: Table, body: CardBody) -> Accepted:
 
 @router.post("/tables/{table}/wheel/result", response_model=Accepted)
 async def wheel_result(principal: Dealer, actor: Table, body: WheelNumber) -> Accepted:
-    """The croupier confirms the winning number."""
+    """The croupier enters the winning number at a table whose camera is offline
+    or absent. While the camera reads the wheel the number is the camera's: a
+    number by hand is then a pit boss's override, with a reason
+    (``/pit-boss/wheel-result``), and this is refused (``camera_online``)."""
+    camera = actor.devices.get("camera")
+    if camera is not None and camera[0] == "online":
+        raise Refused(
+            Refusal(
+                reason="camera_online",
+                detail="the camera reads the wheel: a number by hand needs a pit boss",
+            )
+        )
     return await send(actor, principal, {"type": "wheel_result", "number": body.number})
 
 

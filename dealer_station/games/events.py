@@ -87,11 +87,31 @@ class CardUnread:
 
 @dataclass(frozen=True, slots=True)
 class ManualCard:
-    """A card entered by a pit boss (after an unread card, or to correct a
-    misread); it is dealt exactly as a scanned card and releases a hold."""
+    """A card entered by a pit boss while the round holds (an unread card, an
+    impossible one); it is dealt exactly as a scanned card and releases the hold.
+    ``to`` is where the pit boss was told it goes (``NextStep.to``: ``banker``,
+    ``box 2 hand 0``): the card is refused if it would go anywhere else."""
 
     card: Card
+    to: str | None = None
     type = "manual_card"
+
+
+@dataclass(frozen=True, slots=True)
+class HoldRound:
+    """The station holds the round for a pit boss (``reason``: why, e.g.
+    ``impossible_card`` right after the table refused such a card from the shoe).
+    Journaled, so the hold survives a restart."""
+
+    reason: str
+    type = "hold"
+
+
+@dataclass(frozen=True, slots=True)
+class ReleaseHold:
+    """A pit boss removed the card the round held for and lets the deal go on."""
+
+    type = "hold_release"
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,6 +163,8 @@ Event = (
     | DealCard
     | CardUnread
     | ManualCard
+    | HoldRound
+    | ReleaseHold
     | BurnCard
     | Decision
     | CloseInsurance
@@ -163,6 +185,8 @@ EVENT_TYPES: Final[dict[str, type[Any]]] = {
         DealCard,
         CardUnread,
         ManualCard,
+        HoldRound,
+        ReleaseHold,
         BurnCard,
         Decision,
         CloseInsurance,

@@ -17,9 +17,11 @@ from dealer_station.games.events import (
     CardUnread,
     DealCard,
     Event,
+    HoldRound,
     ManualCard,
     NewShoe,
     OpenRound,
+    ReleaseHold,
     SelectTable,
     Shuffle,
     VoidRound,
@@ -34,6 +36,12 @@ GAMES = {
     "roulette": roulette.setup,
 }
 
+# Holds a pit boss may release without entering a card: the card held for (a
+# foreign card, a misread) is taken off the table and the shoe's composition
+# stays exact. An unread card is a real card of this shoe: it is entered by
+# hand, or the round is voided.
+RELEASABLE = frozenset({"impossible_card"})
+
 
 @dataclass(frozen=True, slots=True)
 class TableState:
@@ -43,17 +51,27 @@ class TableState:
     shoe: Shoe | None
     round: Any = None
     rounds_started: int = 0
-    # Why the round holds ("card_unread"), or "": while it holds, scanned cards
-    # are refused until a pit boss enters the card or voids the round.
+    # Why the round holds ("card_unread", "impossible_card"), or "": while it
+    # holds, scanned cards are refused until a pit boss enters the card, releases
+    # the hold (RELEASABLE) or voids the round.
     hold: str = ""
 
     @property
     def round_over(self) -> bool:
         return self.round is None or self.setup.engine.is_over(self.round)
 
+    def card_due_to(self) -> str:
+        """Where the card due goes (``banker``, ``box 2 hand 0``), or "" when no
+        card is due: the destination a pit boss's card must name."""
+        if self.round_over:
+            return ""
+        step = self.setup.engine.next_step(self.round)
+        return step.to if step.kind == "card" else ""
+
     def next_step(self) -> NextStep:
         if self.hold:
-            return NextStep("pit_boss", self.hold)
+            # ``to``: where the card the pit boss enters goes; ``hold`` says why.
+            return NextStep("pit_boss", self.card_due_to())
         if self.round is None:
             return NextStep("round_open")
         step = self.setup.engine.next_step(self.round)
@@ -109,6 +127,8 @@ def apply(state: TableState | None, event: Event) -> tuple[TableState, list[Outp
     if isinstance(event, BurnCard):
         if state.shoe is None:
             raise Rejected("no_shoe", f"{state.game} is played without cards")
+        if state.hold:
+            raise Rejected("round_held", f"the round holds ({state.hold}): a pit boss resolves it")
         if not state.round_over and state.setup.engine.next_step(state.round).kind == "card":
             raise Rejected("misdeal", "a card is due to the round; burn between rounds")
         return replace(state, shoe=state.shoe.burn(event.card)), [
@@ -139,12 +159,36 @@ def apply(state: TableState | None, event: Event) -> tuple[TableState, list[Outp
             raise Rejected("misdeal", "a card was drawn with no round in play")
         raise Rejected("no_round", "open a round first")
 
-    if isinstance(event, CardUnread):
-        if state.shoe is None:
+    if state.hold and not isinstance(event, ManualCard | ReleaseHold | VoidRound):
+        # Nothing else moves a held round: no scanned card, no decision, no result.
+        raise Rejected("round_held", f"the round holds ({state.hold}): a pit boss resolves it")
+    if isinstance(event, CardUnread | HoldRound):
+        if isinstance(event, CardUnread) and state.shoe is None:
             raise Rejected("no_shoe", f"{state.game} is played without cards")
-        return replace(state, hold="card_unread"), [{"type": "round_held", "reason": "card_unread"}]
-    if state.hold and isinstance(event, DealCard):
-        raise Rejected("round_held", f"the round holds ({state.hold}): a pit boss enters the card")
+        reason = event.reason if isinstance(event, HoldRound) else "card_unread"
+        return replace(state, hold=reason), [{"type": "round_held", "reason": reason}]
+    if isinstance(event, ReleaseHold):
+        if not state.hold:
+            raise Rejected("not_held", "the round does not hold")
+        if state.hold not in RELEASABLE:
+            raise Rejected(
+                "not_releasable",
+                f"the round holds ({state.hold}): enter the card by hand or void the round",
+            )
+        return replace(state, hold=""), [{"type": "hold_released", "reason": state.hold}]
+    if isinstance(event, ManualCard):
+        # A card by hand answers a hold, never a card the shoe can still read: a
+        # second click, or a dialog left open, must not deal a phantom card.
+        if not state.hold:
+            raise Rejected(
+                "not_held", "a card is entered by hand only while the round holds for one"
+            )
+        due = state.card_due_to()
+        if event.to is not None and event.to != due:
+            raise Rejected(
+                "destination_changed",
+                f"the card now goes to {due or 'no one (no card is due)'}, not {event.to}",
+            )
 
     shoe = state.shoe
     hold = state.hold

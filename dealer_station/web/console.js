@@ -37,6 +37,10 @@ const REASON_WORDS = {
   round_held: "The round holds: pit boss",
   no_shoe: "This game has no shoe",
   impossible_card: "That card cannot be in this shoe",
+  not_held: "No card waits for the pit boss",
+  destination_changed: "The card's place changed: CANCEL and enter it again",
+  not_releasable: "An unread card is entered by hand or the round voided",
+  camera_online: "The camera reads the wheel: a number by hand needs the pit boss",
 };
 
 function explain(result) {
@@ -295,8 +299,28 @@ function button(label, key, action, cls) {
   b.type = "button";
   b.append(el("b", "", label));
   if (key) { b.append(el("kbd", "", key.toUpperCase())); b.dataset.key = key; }
-  b.onclick = action;
+  b.onclick = inFlight(b, action);
   return b;
+}
+
+// A button is disabled while what it sent is in flight: a double-click, or a
+// key pressed twice, sends one request. A disabled button takes no click.
+function inFlight(b, action) {
+  return async () => {
+    if (b.disabled) return;
+    b.disabled = true;
+    try {
+      await action();
+    } finally {
+      b.disabled = false;
+    }
+  };
+}
+
+// Where a card goes, as the croupier reads it: "box 2 hand 0" is BOX 2 - HAND 1.
+function placeText(to) {
+  const m = /^box (\d+) hand (\d+)$/.exec(to || "");
+  return m ? `BOX ${m[1]} - HAND ${Number(m[2]) + 1}` : (to || "").toUpperCase();
 }
 
 function pickCard(title, then) {
@@ -322,20 +346,32 @@ function pickCard(title, then) {
   });
 }
 
+// A number by hand is two presses: tap it, then confirm it as read back with its
+// colour ("23 RED - CONFIRM"), so one stray tap commits nothing.
 function pickNumber(title, then) {
   const reds = new Set([1, 3, 5, 7, 9, 12, 14, 16, 18, 19, 21, 23, 25, 27, 30, 32, 34, 36]);
+  const colour = (n) => (n === 0 ? "green" : reds.has(n) ? "red" : "black");
+  let number = null;
   dialog(title, (body) => {
     const pad = el("div", "pad numbers");
+    const confirm = button("TAP THE NUMBER", "enter", async () => { if (number !== null) await then(number); }, "primary confirm");
+    confirm.disabled = true;
     for (let n = 0; n <= 36; n++) {
-      pad.append(button(String(n), null, () => then(n), n === 0 ? "green" : reds.has(n) ? "red" : "black"));
+      pad.append(button(String(n), null, () => {
+        number = n;
+        confirm.querySelector("b").textContent = `${n} ${colour(n).toUpperCase()} - CONFIRM`;
+        confirm.className = `primary confirm ${colour(n)}`;
+        confirm.disabled = false;
+      }, colour(n)));
     }
-    body.append(pad);
+    body.append(pad, confirm);
   });
 }
 
 const REASONS = {
   void: ["Shoe or scanner fault", "Misdeal: cards out of order", "Dealer error", "Game server fault"],
-  card: ["Card unread by the scanner"],
+  card: ["Card unread by the scanner", "Card misread: entered as it is"],
+  release: ["Foreign card removed from the table", "Misread card set aside"],
   burn: ["Card drawn when none was due"],
   wheel: ["Camera unsure: number checked", "Camera offline: number checked"],
   respin: ["Ball off the track", "Too few revolutions", "Ball spun the wrong way"],
@@ -348,7 +384,7 @@ function askReason(kind, then) {
     const input = el("input", "why");
     input.placeholder = "or type the reason";
     input.id = "why-text";
-    const go = button("OK", "enter", () => { if (input.value.trim().length >= 3) then(input.value.trim()); }, "primary");
+    const go = button("OK", "enter", () => (input.value.trim().length >= 3 ? then(input.value.trim()) : undefined), "primary");
     body.append(list, input, go);
   });
 }
@@ -363,8 +399,18 @@ function pitMenu() {
     const game = live.state ? live.state.game : "";
     const menu = el("div", "menu");
     menu.append(button("VOID ROUND", "v", () => askReason("void", (why) => pitAction("void", { why })), "danger"));
+    const held = () => live.state && live.state.next.kind === "pit_boss";
     if (game !== "roulette") {
-      menu.append(button("ENTER CARD", "c", () => askReason("card", (why) => pickCard("CARD ENTERED BY HAND", (card) => pitAction("card", { card, why })))));
+      // A card by hand only for the card the round holds for, and for the place
+      // it is due when ENTER CARD is pressed: the station refuses it elsewhere.
+      if (held() && live.state.next.to) {
+        menu.append(button("ENTER CARD", "c", () => {
+          const to = held() ? live.state.next.to : "";
+          if (!to) { toast(`REFUSED: ${REASON_WORDS.not_held}`, "bad"); return; }
+          askReason("card", (why) => pickCard(`CARD FOR ${placeText(to)}`, (card) => pitAction("card", { card, to, why })));
+        }));
+      }
+      if (held()) menu.append(button("RELEASE HOLD", "h", () => askReason("release", (why) => pitAction("release", { why }))));
       menu.append(button("BURN MISDEALT CARD", "m", () => askReason("burn", (why) => pickCard("CARD TO BURN", (card) => pitAction("burn", { card, why })))));
     } else {
       menu.append(button("CONFIRM NUMBER", "n", () => askReason("wheel", (why) => pickNumber("WINNING NUMBER", (number) => pitAction("wheel-result", { number, why })))));
@@ -441,7 +487,7 @@ const ACTIONS = {
   pit: () => (pit ? pitMenu() : pitLogin()),
 };
 
-for (const b of document.querySelectorAll("#buttons button")) b.onclick = () => ACTIONS[b.dataset.do]();
+for (const b of document.querySelectorAll("#buttons button")) b.onclick = inFlight(b, () => ACTIONS[b.dataset.do]());
 
 document.addEventListener("keydown", (ev) => {
   if (ev.target instanceof HTMLInputElement) {

@@ -16,6 +16,8 @@ from support.broker import Broker, running_broker
 from drivers.shoe.simulator import FramedShoeSimulator
 
 CHROMIUM = Path("/usr/bin/chromium")
+# A recorded valid spin: the camera table plays it each time it waits for a spin.
+WHEEL_VIDEO = Path(__file__).resolve().parents[1] / "fixtures" / "wheel" / "valid-190.mkv"
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
 LONG = {"betting_seconds": 600, "decision_seconds": 600, "insurance_seconds": 600}
 
@@ -72,6 +74,12 @@ def station(
                 "timers": LONG,
             },
             {"id": "rou", "game": "roulette", "timers": LONG},
+            {
+                "id": "cam",
+                "game": "roulette",
+                "camera": {"source": str(WHEEL_VIDEO), "replay_on_spin": True},
+                "timers": LONG,
+            },
         ]
         config = station_config(tmp_path_factory.mktemp("station"), broker.port, tables)
         with running(config) as rig:

@@ -173,6 +173,7 @@ def test_roulette_console_and_overlays(page: Page, station: Rig) -> None:
     page.keyboard.press("r")
     shot(page, "console-roulette-number-pad")
     page.locator(".pad.numbers").get_by_role("button", name="23", exact=True).click()
+    page.locator("#modal").get_by_role("button", name="23 RED - CONFIRM").click()
     expect(action).to_have_text("23 RED")
     expect(page.locator("#side .last .pocket").first).to_have_text("23")
     shot(page, "console-roulette-result")

@@ -13,11 +13,14 @@ from dealer_station.games.events import (
     CardUnread,
     CloseBets,
     DealCard,
+    Decision,
     Event,
+    HoldRound,
     ManualCard,
     NewShoe,
     OpenRound,
     PlaceBet,
+    ReleaseHold,
     SelectTable,
     VoidRound,
 )
@@ -57,7 +60,7 @@ def test_an_unread_card_holds_the_round_until_the_pit_boss_enters_it() -> None:
     state = _fold(*_baccarat_events(), DealCard(parse_card("2S")), CardUnread())
     assert state.next_step().kind == "pit_boss"
     assert _refused(state, DealCard(parse_card("3S"))) == "round_held"
-    state, outputs = table.apply(state, ManualCard(parse_card("3S")))
+    state, outputs = table.apply(state, ManualCard(parse_card("3S"), to="banker"))
     assert not state.hold
     assert outputs[0] == {"type": "card_dealt", "card": "3S", "to": "banker", "score": 3}
     assert state.shoe is not None and state.shoe.dealt == 2
@@ -113,3 +116,67 @@ def _baccarat_events() -> list[Event]:
         PlaceBet("ann", "banker", Decimal(10)),
         CloseBets(),
     ]
+
+
+def test_a_held_round_names_where_the_card_goes() -> None:
+    state = _fold(*_baccarat_events(), DealCard(parse_card("2S")), CardUnread())
+    assert state.next_step().to_json() == {"kind": "pit_boss", "to": "banker"}
+    assert state.hold == "card_unread"
+
+
+def test_a_card_by_hand_is_refused_when_no_card_was_unread() -> None:
+    # The shoe reads the card due: a pit boss's card would be a phantom card.
+    state = _fold(*_baccarat_events())
+    assert _refused(state, ManualCard(parse_card("9C"), to="player")) == "not_held"
+    assert _refused(state, ManualCard(parse_card("9C"))) == "not_held"
+
+
+def test_a_second_card_by_hand_for_one_unread_card_is_refused() -> None:
+    state = _fold(*_baccarat_events(), CardUnread())
+    state, _ = table.apply(state, ManualCard(parse_card("9C"), to="player"))
+    assert state.next_step().to == "banker"
+    assert _refused(state, ManualCard(parse_card("9C"), to="player")) == "not_held"
+    assert _refused(state, ManualCard(parse_card("9C"), to="banker")) == "not_held"
+
+
+def test_a_card_by_hand_for_another_destination_is_refused_and_the_hold_stays() -> None:
+    state = _fold(*_baccarat_events(), DealCard(parse_card("2S")), CardUnread())
+    assert _refused(state, ManualCard(parse_card("9C"), to="player")) == "destination_changed"
+    assert state.hold == "card_unread" and state.shoe is not None and state.shoe.dealt == 1
+
+
+def test_an_impossible_card_hold_stops_everything_but_the_pit_boss() -> None:
+    state = _fold(*_baccarat_events(), HoldRound("impossible_card"))
+    assert state.next_step().to_json() == {"kind": "pit_boss", "to": "player"}
+    assert _refused(state, DealCard(parse_card("2S"))) == "round_held"
+    assert _refused(state, CardUnread()) == "round_held"
+    assert _refused(state, HoldRound("impossible_card")) == "round_held"
+    assert _refused(state, BurnCard(parse_card("2S"))) == "round_held"
+    released, outputs = table.apply(state, ReleaseHold())
+    assert outputs == [{"type": "hold_released", "reason": "impossible_card"}]
+    assert released.next_step().to_json() == {"kind": "card", "to": "player"}
+    entered, _ = table.apply(state, ManualCard(parse_card("2S"), to="player"))
+    assert not entered.hold and entered.next_step().to == "banker"
+
+
+def test_an_unread_card_is_entered_or_voided_never_released() -> None:
+    state = _fold(*_baccarat_events(), CardUnread())
+    assert _refused(state, ReleaseHold()) == "not_releasable"
+    assert _refused(_fold(*_baccarat_events()), ReleaseHold()) == "not_held"
+
+
+def test_a_blackjack_round_held_during_a_decision_takes_no_decision() -> None:
+    state = _fold(
+        SelectTable("blackjack", "standard-blackjack"),
+        OpenRound("r1"),
+        PlaceBet("ann", "main", Decimal(10), box=1),
+        CloseBets(),
+        *(DealCard(parse_card(c)) for c in ("TS", "7C", "6D")),
+    )
+    assert state.next_step().kind == "decision"
+    held, _ = table.apply(state, HoldRound("impossible_card"))
+    assert held.next_step().to_json() == {"kind": "pit_boss"}
+    assert _refused(held, Decision(1, "stand")) == "round_held"
+    assert _refused(held, ManualCard(parse_card("2S"), to="box 1 hand 0")) == (
+        "destination_changed"
+    )

@@ -18,7 +18,7 @@ from dealer_station import snapshot
 from dealer_station.actor import Command, DeviceChange, TableActor
 from dealer_station.autoplay import Autoplay
 from dealer_station.config import TableConfig
-from dealer_station.games.events import DealCard, WheelResult
+from dealer_station.games.events import DealCard, ReleaseHold, WheelResult
 from dealer_station.journal import Journal
 from dealer_station.payloads import Topics
 
@@ -96,10 +96,14 @@ def test_a_start_from_the_snapshot_is_the_table_a_full_replay_builds(
     assert from_snapshot.recovered_from > 0 and full.recovered_from == 0
     assert from_snapshot.recovered_from < from_snapshot.journal.last_seq("t")
     _assert_same_table(from_snapshot, full)
-    # And they go on alike: the same inputs get the same answers.
+    # And they go on alike: the same inputs get the same answers. The new robot's
+    # shoe is not the table's: an impossible card holds the round, and a pit
+    # boss releases it.
     robot = Autoplay(game, first.config.variant, 11, "t", deals_cards=True)
     for _ in range(200):
-        event = robot.next_event(from_snapshot.state)
+        assert from_snapshot.state is not None
+        held = from_snapshot.state.next_step().kind == "pit_boss"
+        event = ReleaseHold() if held else robot.next_event(from_snapshot.state)
         answer = from_snapshot.handle(Command(_source(event), event))
         assert full.handle(Command(_source(event), event)) == answer
     _assert_same_table(from_snapshot, full, restarted_alike=False)
