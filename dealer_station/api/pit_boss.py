@@ -8,11 +8,12 @@ from __future__ import annotations
 from typing import Annotated
 
 from fastapi import APIRouter, Depends, status
+from fastapi.responses import JSONResponse
 
 from dealer_station.actor import Alarm
 from dealer_station.api.auth import Principal
 from dealer_station.api.bodies import Accepted, PitCard, PitRespin, PitVoid, PitWheelResult
-from dealer_station.api.commands import REFUSALS, send
+from dealer_station.api.commands import REFUSALS, WriteHeaders, send
 from dealer_station.api.context import Table, allow
 
 router = APIRouter(prefix="/tables/{table}/pit-boss", tags=["pit boss"], responses=REFUSALS)
@@ -21,29 +22,43 @@ PitBoss = Annotated[Principal, Depends(allow("pit_boss"))]
 
 
 @router.post("/void", response_model=Accepted)
-async def void(principal: PitBoss, actor: Table, body: PitVoid) -> Accepted:
-    return await send(actor, principal, {"type": "void", "reason": body.why}, why=body.why)
+async def void(
+    principal: PitBoss, actor: Table, body: PitVoid, write: WriteHeaders
+) -> JSONResponse:
+    return await send(
+        actor, principal, {"type": "void", "reason": body.why}, why=body.why, write=write
+    )
 
 
 @router.post("/card", response_model=Accepted)
-async def manual_card(principal: PitBoss, actor: Table, body: PitCard) -> Accepted:
+async def manual_card(
+    principal: PitBoss, actor: Table, body: PitCard, write: WriteHeaders
+) -> JSONResponse:
     """The card that passed the scanner unread, entered by hand."""
-    return await send(actor, principal, {"type": "manual_card", "card": body.card}, why=body.why)
+    return await send(
+        actor, principal, {"type": "manual_card", "card": body.card}, why=body.why, write=write
+    )
 
 
 @router.post("/burn", response_model=Accepted)
-async def correct_misdeal(principal: PitBoss, actor: Table, body: PitCard) -> Accepted:
+async def correct_misdeal(
+    principal: PitBoss, actor: Table, body: PitCard, write: WriteHeaders
+) -> JSONResponse:
     """A card drawn when none was due (the table refused it as a misdeal) leaves
     the shoe's composition as a burn card."""
-    return await send(actor, principal, {"type": "burn", "card": body.card}, why=body.why)
+    return await send(
+        actor, principal, {"type": "burn", "card": body.card}, why=body.why, write=write
+    )
 
 
 @router.post("/wheel-result", response_model=Accepted)
-async def confirm_wheel(principal: PitBoss, actor: Table, body: PitWheelResult) -> Accepted:
+async def confirm_wheel(
+    principal: PitBoss, actor: Table, body: PitWheelResult, write: WriteHeaders
+) -> JSONResponse:
     """The winning number as the pit boss confirms it (a result the camera was not
     sure of, or the camera is offline)."""
     event = {"type": "wheel_result", "number": body.number}
-    return await send(actor, principal, event, why=body.why)
+    return await send(actor, principal, event, why=body.why, write=write)
 
 
 @router.post("/respin", status_code=status.HTTP_202_ACCEPTED)
