@@ -167,7 +167,8 @@ class Rig(StationThread):
         """The table's step now (``next.step``), as a client that looked would send it."""
         answer = self.get(f"/tables/{table}/state", "viewer")
         state = answer.json().get("state") if answer.status_code == 200 else None
-        return None if state is None else str(state["next"]["step"])
+        step = None if state is None else state["next"].get("step")
+        return None if step is None else str(step)
 
     def post(
         self,
