@@ -113,6 +113,10 @@ class Alarm:
     code: str
     message: str
     source: str
+    # A person's order shown as an alarm (a pit boss's RE-SPIN) names the step
+    # it is for, like any command, and is told whether it was taken.
+    expect: Precondition | None = None
+    reply: asyncio.Future[Outcome] | None = None
 
 
 @dataclass(frozen=True)
@@ -327,7 +331,7 @@ class TableActor:
                     self.handle(item)
                 except Exception:  # a bug must not stop the table: log it and go on
                     log.exception("table %s failed to handle %r", self.id, item)
-                    if isinstance(item, Command) and item.reply and not item.reply.done():
+                    if isinstance(item, Command | Alarm) and item.reply and not item.reply.done():
                         item.reply.set_exception(RuntimeError("internal error"))
         finally:
             # The station closes the journal once the tables have stopped.
@@ -368,16 +372,17 @@ class TableActor:
         if isinstance(item, DeviceChange):
             self._device(item, now)
         elif isinstance(item, Alarm):
-            self._alarm_record(item, now)
+            outcome = self._alarm_record(item, now)
         else:
             outcome = self._command(item, now)
         self._arm_timer()
         # The listeners first: a device thread woken by the reply would take the
         # interpreter lock from the publisher about to send the round events.
         self._notify()
-        if isinstance(item, Command) and item.reply is not None and not item.reply.done():
+        reply = item.reply if isinstance(item, Command | Alarm) else None
+        if reply is not None and not reply.done():
             assert outcome is not None
-            item.reply.set_result(outcome)
+            reply.set_result(outcome)
         self._since_snapshot += 1
         self._consider_snapshot()
         return outcome
@@ -547,13 +552,21 @@ class TableActor:
             Record(self.id, iso(now), change.device, "device", body, "note"), messages
         )
 
-    def _alarm_record(self, alarm: Alarm, now: datetime) -> None:
+    def _alarm_record(self, alarm: Alarm, now: datetime) -> Outcome:
         round_id = self._round_of(self.state)
-        message = self._raise_alarm(alarm.code, alarm.message, alarm.source, round_id, now)
         body = {"code": alarm.code, "message": alarm.message}
-        self.journal.append(
+        stale = alarm.expect.stale(self.state) if alarm.expect is not None else None
+        if stale is not None:
+            data = {"reason": "stale", "detail": stale, "event": {"type": "alarm", **body}}
+            refused = self._event_message("rejected", data, alarm.source, round_id, now)
+            record = Record(self.id, iso(now), alarm.source, "alarm", body, "rejected", "stale")
+            seq = self.journal.append(replace(record, detail=stale), [refused])
+            return Outcome(False, seq, "stale", stale)
+        message = self._raise_alarm(alarm.code, alarm.message, alarm.source, round_id, now)
+        seq = self.journal.append(
             Record(self.id, iso(now), alarm.source, "alarm", body, "note"), [message]
         )
+        return Outcome(True, seq)
 
     def _raise_alarm(
         self, code: str, message: str, source: str, round_id: str | None, now: datetime

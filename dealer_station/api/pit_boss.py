@@ -5,15 +5,23 @@ confirm a wheel result or order a re-spin."""
 
 from __future__ import annotations
 
+import asyncio
 from typing import Annotated
 
 from fastapi import APIRouter, Depends, status
 from fastapi.responses import JSONResponse
 
-from dealer_station.actor import Alarm
+from dealer_station.actor import Alarm, Outcome
 from dealer_station.api.auth import Principal
-from dealer_station.api.bodies import Accepted, PitCard, PitRespin, PitVoid, PitWheelResult
-from dealer_station.api.commands import REFUSALS, WriteHeaders, send
+from dealer_station.api.bodies import (
+    Accepted,
+    PitCard,
+    PitRespin,
+    PitVoid,
+    PitWheelResult,
+    Refusal,
+)
+from dealer_station.api.commands import REFUSALS, Refused, WriteHeaders, send
 from dealer_station.api.context import Table, allow
 
 router = APIRouter(prefix="/tables/{table}/pit-boss", tags=["pit boss"], responses=REFUSALS)
@@ -62,9 +70,17 @@ async def confirm_wheel(
 
 
 @router.post("/respin", status_code=status.HTTP_202_ACCEPTED)
-async def respin(principal: PitBoss, actor: Table, body: PitRespin) -> dict[str, str]:
+async def respin(
+    principal: PitBoss, actor: Table, body: PitRespin, write: WriteHeaders
+) -> dict[str, str]:
     """Reject the wheel's result: the ball is spun again. The round keeps waiting
-    for its result; the console shows the order as an alarm until the round ends."""
+    for its result; the console shows the order as an alarm until the round ends.
+    Like every write it names the step (a RE-SPIN meant for a spin that is over
+    must not show in the next one); a repeated order shows one alarm."""
     message = f"RE-SPIN ordered by {principal.name}: {body.why}"
-    actor.submit(Alarm("respin", message, "pit_boss"))
+    reply: asyncio.Future[Outcome] = asyncio.get_running_loop().create_future()
+    actor.submit(Alarm("respin", message, "pit_boss", write.precondition({}), reply))
+    outcome = await reply
+    if not outcome.accepted:
+        raise Refused(Refusal(reason=outcome.reason, detail=outcome.detail, seq=outcome.seq))
     return {"alarm": "respin", "message": message}

@@ -69,6 +69,27 @@ def test_a_stale_confirm_is_refused_in_the_next_round(rig: Rig) -> None:
     assert table_now(rig, "rou") == before
     record = last_record(rig, "rou")
     assert (record.status, record.reason, record.body["number"]) == ("rejected", "stale", 5)
+    # The croupier looks again and taps 5 for this spin: taken.
+    assert rig.post("/tables/rou/wheel/result", "croupier", {"number": 5}).status_code == 200
+
+
+def test_a_stale_respin_does_not_show_in_the_next_spin(rig: Rig) -> None:
+    """The console's banner shows a RE-SPIN order to the croupier: one meant for
+    a spin that is over must not make the croupier spin the next one again."""
+    assert rig.post("/tables/rou/round/open", "croupier").status_code == 200
+    assert rig.post("/tables/rou/round/close-bets", "croupier").status_code == 200
+    on_screen = rig.step("rou")
+    assert rig.command("rou", {"type": "wheel_result", "number": 3}, source="camera").accepted
+    assert rig.post("/tables/rou/round/open", "croupier").status_code == 200
+    assert rig.post("/tables/rou/round/close-bets", "croupier").status_code == 200
+    why = {"why": "ball off the track"}
+    stale = rig.post("/tables/rou/pit-boss/respin", "pit_boss", why, step=on_screen)
+    assert (stale.status_code, stale.json()["reason"]) == (409, "stale")
+    assert table_now(rig, "rou")["alarms"] == []
+    assert rig.post("/tables/rou/pit-boss/respin", "pit_boss", why).status_code == 202
+    assert [a["code"] for a in table_now(rig, "rou")["alarms"]] == ["respin"]
+    end = {"number": 3, "why": "end of the round"}
+    assert rig.post("/tables/rou/pit-boss/wheel-result", "pit_boss", end).is_success
 
 
 def test_a_stale_void_is_refused_in_the_next_round(rig: Rig) -> None:
@@ -137,8 +158,6 @@ def _sent_and_dropped(rig: Rig, path: str, body: dict[str, Any], step: str, key:
 
 
 def test_a_bet_retried_after_a_timeout_is_staked_once(rig: Rig) -> None:
-    end = {"number": 1, "why": "end of the round"}
-    assert rig.post("/tables/rou/pit-boss/wheel-result", "pit_boss", end).is_success
     assert rig.post("/tables/rou/round/open", "game_server").status_code == 200
     step, key = rig.step("rou"), str(uuid.uuid4())
     bet = {"player": "cy", "spot": "red", "amount": "100"}
