@@ -150,8 +150,8 @@ async def send(
     write: Write,
 ) -> JSONResponse:
     source = SOURCE_OF_ROLE[principal.role]
-    expect = write.precondition(event)
     key = write.key_of(principal)
+    expect = write.precondition(event)
     outcome = await actor.command(source, event, by=principal.name, why=why, expect=expect, key=key)
     return answer(outcome)
 
