@@ -13,7 +13,7 @@ import asyncio
 import concurrent.futures
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from typing import Any, Literal
 
@@ -35,8 +35,14 @@ from dealer_station.games.events import (
 )
 from dealer_station.games.rejection import Rejected
 from dealer_station.games.roulette_stats import roulette_stats
-from dealer_station.journal import Journal, OutMessage, Record
+from dealer_station.journal import Answer, Journal, OutMessage, Record
 from dealer_station.payloads import RoundEvent, RoundState, Stats, Topics
+from dealer_station.preconditions import (
+    RETENTION_SECONDS,
+    IdempotencyKey,
+    Precondition,
+    step_id,
+)
 from dealer_station.round_view import table_view
 
 log = logging.getLogger(__name__)
@@ -90,6 +96,10 @@ class Command:
     # The device's own name for this input (the shoe's "<boot>:<card index>"),
     # journaled as the event's ``id``.
     ref: str | None = None
+    # The step the sender saw: checked in the same turn as the input is applied.
+    expect: Precondition | None = None
+    # The client's idempotency key: a retry gets the first answer, nothing more.
+    key: IdempotencyKey | None = None
 
 
 @dataclass
@@ -104,6 +114,10 @@ class Alarm:
     code: str
     message: str
     source: str
+    # A person's order shown as an alarm (a pit boss's RE-SPIN) names the step
+    # it is for, like any command, and is told whether it was taken.
+    expect: Precondition | None = None
+    reply: asyncio.Future[Outcome] | None = None
 
 
 @dataclass(frozen=True)
@@ -113,6 +127,33 @@ class Outcome:
     reason: str = ""
     detail: str = ""
     outputs: tuple[Output, ...] = ()
+    # The table right after the input (the round/state JSON), for a command that
+    # gets an answer: kept with its idempotency key, so a retry sees the same.
+    state: dict[str, Any] | None = None
+    # The first answer to this idempotency key, given again: nothing was applied.
+    replayed: bool = False
+
+    def to_answer(self) -> dict[str, Any]:
+        return {
+            "accepted": self.accepted,
+            "reason": self.reason,
+            "detail": self.detail,
+            "outputs": list(self.outputs),
+            "state": self.state,
+        }
+
+    @classmethod
+    def from_answer(cls, answer: Answer) -> Outcome:
+        data = answer.answer
+        return cls(
+            data["accepted"],
+            answer.journal_seq,
+            data["reason"],
+            data["detail"],
+            tuple(data["outputs"]),
+            data["state"],
+            replayed=True,
+        )
 
 
 @dataclass
@@ -159,6 +200,7 @@ class TableActor:
         whole journal), then apply the recovery procedure to a round that was in
         play."""
         self.msg_seq = self.journal.last_msg_seq(self.id)
+        self.forget_old_answers()
         self._snapshot_format = snapshot.code_format(self.config.variant)
         self.recovered_from = self._load_snapshot()
         state = self.state
@@ -224,6 +266,13 @@ class TableActor:
         seq = self.journal.last_seq(self.id)
         self.journal.save_snapshot(self.id, seq, self._snapshot_format, snapshot.dumps(taken))
         self._since_snapshot = 0
+        self.forget_old_answers()
+
+    def forget_old_answers(self) -> None:
+        """Idempotency keys are kept for the retention window (docs/api.md): at
+        each start and with each snapshot, off any input's path."""
+        cutoff = self.clock() - timedelta(seconds=RETENTION_SECONDS)
+        self.journal.forget_answers(self.id, iso(cutoff))
 
     def _consider_snapshot(self) -> None:
         if self._since_snapshot < self.snapshot_every or self._snapshot_due is not None:
@@ -283,7 +332,7 @@ class TableActor:
                     self.handle(item)
                 except Exception:  # a bug must not stop the table: log it and go on
                     log.exception("table %s failed to handle %r", self.id, item)
-                    if isinstance(item, Command) and item.reply and not item.reply.done():
+                    if isinstance(item, Command | Alarm) and item.reply and not item.reply.done():
                         item.reply.set_exception(RuntimeError("internal error"))
         finally:
             # The station closes the journal once the tables have stopped.
@@ -300,30 +349,41 @@ class TableActor:
         by: str | None = None,
         why: str | None = None,
         ref: str | None = None,
+        expect: Precondition | None = None,
+        key: IdempotencyKey | None = None,
     ) -> Outcome:
         """Journal and apply one input; the outcome says accepted or why not."""
         loop = asyncio.get_running_loop()
         reply: asyncio.Future[Outcome] = loop.create_future()
-        self.submit(Command(source, event, by, why, reply, ref))
+        self.submit(Command(source, event, by, why, reply, ref, expect, key))
         return await reply
 
     def handle(self, item: Command | DeviceChange | Alarm) -> Outcome | None:
         now = self.clock()
         self.changed_at = now
         outcome: Outcome | None = None
+        if isinstance(item, Command) and item.key is not None:
+            # Looked up here, in the table's one writer: a retry queued behind
+            # the first request finds its answer.
+            outcome = self.known_answer(item.key, now)
+            if outcome is not None:
+                if item.reply is not None and not item.reply.done():
+                    item.reply.set_result(outcome)
+                return outcome
         if isinstance(item, DeviceChange):
             self._device(item, now)
         elif isinstance(item, Alarm):
-            self._alarm_record(item, now)
+            outcome = self._alarm_record(item, now)
         else:
             outcome = self._command(item, now)
         self._arm_timer()
         # The listeners first: a device thread woken by the reply would take the
         # interpreter lock from the publisher about to send the round events.
         self._notify()
-        if isinstance(item, Command) and item.reply is not None and not item.reply.done():
+        reply = item.reply if isinstance(item, Command | Alarm) else None
+        if reply is not None and not reply.done():
             assert outcome is not None
-            item.reply.set_result(outcome)
+            reply.set_result(outcome)
         self._since_snapshot += 1
         self._consider_snapshot()
         return outcome
@@ -334,10 +394,51 @@ class TableActor:
 
     # -- inputs ---------------------------------------------------------------------------
 
+    def known_answer(self, key: IdempotencyKey, now: datetime | None = None) -> Outcome | None:
+        """The first answer to a client's key, within the retention window."""
+        now = self.clock() if now is None else now
+        since = iso(now - timedelta(seconds=RETENTION_SECONDS))
+        known = self.journal.answer(self.id, key.principal, key.key, since)
+        if known is None:
+            return None
+        if known.fingerprint != key.fingerprint:
+            return Outcome(
+                False,
+                known.journal_seq,
+                "idempotency_key_reused",
+                f"key {key.key!r} named another request (journal record {known.journal_seq})",
+                replayed=True,
+            )
+        return Outcome.from_answer(known)
+
+    def _answered(
+        self, item: Command, state: table_fold.TableState | None, outcome: Outcome
+    ) -> tuple[Outcome, Answer | None]:
+        """The outcome with the table as it is after the input, and the answer
+        to keep for the request's idempotency key, for a command that is answered."""
+        if item.expect is None and item.key is None:
+            return outcome, None
+        saved = self.state, self.timer_ends
+        self.state = state
+        if state is None or self._timer_key != self._step_key(state):
+            self.timer_ends = None  # the step's timer starts once the input is in
+        try:
+            view = self.round_state()
+        finally:
+            self.state, self.timer_ends = saved
+        outcome = replace(outcome, state=None if view is None else view.model_dump(mode="json"))
+        if item.key is None:
+            return outcome, None
+        key = item.key
+        return outcome, Answer(key.principal, key.key, key.fingerprint, outcome.to_answer())
+
     def _command(self, item: Command, now: datetime) -> Outcome:
         raw = dict(item.event) if isinstance(item.event, dict) else event_to_json(item.event)
         if item.ref is not None:
             raw["id"] = item.ref
+        stale = item.expect.stale(self.state) if item.expect is not None else None
+        if stale is not None:
+            return self._rejected(item, raw, Rejected("stale", stale), now)
         try:
             event = parse_event(item.event) if isinstance(item.event, dict) else item.event
             new_state, outputs = table_fold.apply(self.state, event)
@@ -365,6 +466,7 @@ class TableActor:
         body = event_to_json(event)
         if item.ref is not None:
             body["id"] = item.ref
+        outcome, answer = self._answered(item, new_state, Outcome(True, 0, outputs=tuple(outputs)))
         seq = self.journal.append(
             Record(
                 self.id,
@@ -378,13 +480,14 @@ class TableActor:
                 why=item.why,
             ),
             messages,
+            answer,
         )
         self.state = new_state
         self._remember(outputs)
         for out, message in zip(outputs, messages[: len(outputs)], strict=True):
             if out["type"] == "round_settled":
                 self.last_result = message.payload
-        return Outcome(True, seq, outputs=tuple(outputs))
+        return replace(outcome, seq=seq)
 
     def _strategy_warning(self, event: Event) -> str | None:
         """Diamond Blackjack's warning for a decision far from basic strategy."""
@@ -406,6 +509,9 @@ class TableActor:
             card = raw.get("card", "?")
             advice = ALARM_ADVICE[rejected.reason].format(card=card)
             messages.append(self._raise_alarm(rejected.reason, advice, "shoe-card", round_id, now))
+        outcome, answer = self._answered(
+            item, self.state, Outcome(False, 0, rejected.reason, rejected.detail)
+        )
         seq = self.journal.append(
             Record(
                 self.id,
@@ -420,12 +526,13 @@ class TableActor:
                 item.why,
             ),
             messages,
+            answer,
         )
         if item.source == "shoe" and rejected.reason == "impossible_card" and self._in_play():
             # The round stops until a pit boss has seen the card: an input of its
             # own, so the hold is in the journal and a restart keeps it.
             self._command(Command("station", HoldRound("impossible_card")), now)
-        return Outcome(False, seq, rejected.reason, rejected.detail)
+        return replace(outcome, seq=seq)
 
     def _in_play(self) -> bool:
         return self.state is not None and not self.state.round_over
@@ -454,13 +561,21 @@ class TableActor:
             Record(self.id, iso(now), change.device, "device", body, "note"), messages
         )
 
-    def _alarm_record(self, alarm: Alarm, now: datetime) -> None:
+    def _alarm_record(self, alarm: Alarm, now: datetime) -> Outcome:
         round_id = self._round_of(self.state)
-        message = self._raise_alarm(alarm.code, alarm.message, alarm.source, round_id, now)
         body = {"code": alarm.code, "message": alarm.message}
-        self.journal.append(
+        stale = alarm.expect.stale(self.state) if alarm.expect is not None else None
+        if stale is not None:
+            data = {"reason": "stale", "detail": stale, "event": {"type": "alarm", **body}}
+            refused = self._event_message("rejected", data, alarm.source, round_id, now)
+            record = Record(self.id, iso(now), alarm.source, "alarm", body, "rejected", "stale")
+            seq = self.journal.append(replace(record, detail=stale), [refused])
+            return Outcome(False, seq, "stale", stale)
+        message = self._raise_alarm(alarm.code, alarm.message, alarm.source, round_id, now)
+        seq = self.journal.append(
             Record(self.id, iso(now), alarm.source, "alarm", body, "note"), [message]
         )
+        return Outcome(True, seq)
 
     def _raise_alarm(
         self, code: str, message: str, source: str, round_id: str | None, now: datetime
@@ -501,6 +616,8 @@ class TableActor:
         if self.state is None:
             return None
         view = table_view(self.state)
+        # What a command for this moment sends back as If-Match (docs/api.md).
+        view["next"]["step"] = step_id(self.state)
         if self.timer_ends is not None:
             view["next"]["ends_at"] = iso(self.timer_ends)
         return RoundState(
@@ -520,14 +637,17 @@ class TableActor:
 
     # -- timers -----------------------------------------------------------------------------
 
+    def _step_key(self, state: table_fold.TableState) -> tuple[str, ...]:
+        step = state.next_step()
+        return (self._round_of(state) or "", step.kind, step.to)
+
     def _arm_timer(self) -> None:
         """One timer at a time: the betting window, the insurance offer, or the
         decision due now. A timer whose moment has passed is cancelled."""
         if self.state is None:
             return
         step = self.state.next_step()
-        round_id = self._round_of(self.state) or ""
-        key = (round_id, step.kind, step.to)
+        key = self._step_key(self.state)
         if key == self._timer_key:
             return
         if self._timer is not None:

@@ -55,6 +55,19 @@ CREATE TABLE IF NOT EXISTS snapshot (
     format TEXT NOT NULL,      -- the code that wrote it: other code replays instead
     state BLOB NOT NULL
 );
+-- The first answer to each client's Idempotency-Key (docs/api.md), written in
+-- the transaction of the input it answered: a power cut keeps both or neither.
+CREATE TABLE IF NOT EXISTS idempotency (
+    table_id TEXT NOT NULL,
+    principal TEXT NOT NULL,   -- the token's name: keys are per client
+    key TEXT NOT NULL,
+    fingerprint TEXT NOT NULL, -- the request's method, path and body
+    journal_seq INTEGER NOT NULL REFERENCES journal (seq),
+    answer TEXT NOT NULL,      -- JSON: the outcome as the client was told it
+    at TEXT NOT NULL,
+    PRIMARY KEY (table_id, principal, key)
+);
+CREATE INDEX IF NOT EXISTS idempotency_age ON idempotency (table_id, at);
 """
 
 
@@ -71,6 +84,17 @@ class Record:
     by: str | None = None
     why: str | None = None
     seq: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    """The first answer to one client's idempotency key."""
+
+    principal: str
+    key: str
+    fingerprint: str
+    answer: dict[str, Any]
+    journal_seq: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,8 +120,11 @@ class Journal:
     def close(self) -> None:
         self._db.close()
 
-    def append(self, record: Record, messages: list[OutMessage]) -> int:
-        """Write the record and its messages in one transaction; return its seq."""
+    def append(
+        self, record: Record, messages: list[OutMessage], answer: Answer | None = None
+    ) -> int:
+        """Write the record and its messages in one transaction, with the answer
+        to the request's idempotency key if it had one; return its seq."""
         db = self._db
         db.execute("BEGIN IMMEDIATE")
         try:
@@ -124,11 +151,46 @@ class Journal:
                 " VALUES (?, ?, ?, ?, ?)",
                 [(m.table, m.msg_seq, seq, m.topic, m.payload) for m in messages],
             )
+            if answer is not None:
+                db.execute(
+                    # A row left from beyond the retention window gives way.
+                    "INSERT OR REPLACE INTO idempotency (table_id, principal, key, fingerprint,"
+                    " journal_seq, answer, at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    (
+                        record.table,
+                        answer.principal,
+                        answer.key,
+                        answer.fingerprint,
+                        seq,
+                        json.dumps(answer.answer, separators=(",", ":")),
+                        record.at,
+                    ),
+                )
             db.execute("COMMIT")
         except BaseException:
             db.execute("ROLLBACK")
             raise
         return seq
+
+    def answer(self, table: str, principal: str, key: str, since: str) -> Answer | None:
+        """The first answer to ``principal``'s ``key`` at the table, if it was
+        given at ``since`` (ISO time) or later."""
+        row = self._db.execute(
+            "SELECT fingerprint, answer, journal_seq FROM idempotency"
+            " WHERE table_id = ? AND principal = ? AND key = ? AND at >= ?",
+            (table, principal, key, since),
+        ).fetchone()
+        if row is None:
+            return None
+        return Answer(principal, key, str(row[0]), dict(json.loads(row[1])), int(row[2]))
+
+    def forget_answers(self, table: str, before: str) -> None:
+        """Drop the table's answers given before ``before`` (ISO time): past the
+        retention window (docs/api.md). Without an fsync: a purge lost to a
+        power cut is done again, and ``answer`` does not give an old one anyway."""
+        self._write_unsynced(
+            "DELETE FROM idempotency WHERE table_id = ? AND at < ?", (table, before)
+        )
 
     def records(self, table: str, kind: str | None = None, after: int = 0) -> Iterator[Record]:
         """The table's records with a seq above ``after``, in order."""

@@ -59,7 +59,10 @@ class RoundState(Payload):
     round: str | None
     game: str
     variant: str
-    next: dict[str, Any] = Field(description="what the table waits for: kind, to, options")
+    next: dict[str, Any] = Field(
+        description="what the table waits for: kind, to, options, ends_at, and step: the id "
+        "a command for this moment sends as If-Match (docs/api.md)"
+    )
     action: str = Field(description="the next required action, as the croupier reads it")
     hold: str | None
     shoe: dict[str, Any] | None = None

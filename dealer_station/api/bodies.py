@@ -61,7 +61,10 @@ RoundId = Annotated[str, Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9._:-]{0,63}$")]
 
 
 class OpenRound(Body):
-    round: RoundId | None = Field(None, description="the round's id; default <table>-<number>")
+    round: RoundId | None = Field(
+        None,
+        description="the round's id; default <table>-<number>, a shape kept for the station's own",
+    )
 
 
 class PlaceBet(Body):
@@ -162,6 +165,9 @@ class Refusal(BaseModel):
     reason: str = Field(description="the engine's machine-readable reason (docs/events.md)")
     detail: str
     seq: int | None = Field(None, description="the journal's sequence number of the refused input")
+    step: str | None = Field(
+        None, description="the table's step now (`next.step`): look again, then send it as If-Match"
+    )
 
 
 class Problem(BaseModel):

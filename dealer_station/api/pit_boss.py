@@ -6,11 +6,13 @@ removed), burn a card drawn out of turn (a misdeal), confirm a wheel result
 
 from __future__ import annotations
 
+import asyncio
 from typing import Annotated
 
 from fastapi import APIRouter, Depends, status
+from fastapi.responses import JSONResponse
 
-from dealer_station.actor import Alarm
+from dealer_station.actor import Alarm, Outcome
 from dealer_station.api.auth import Principal
 from dealer_station.api.bodies import (
     Accepted,
@@ -20,8 +22,9 @@ from dealer_station.api.bodies import (
     PitRespin,
     PitVoid,
     PitWheelResult,
+    Refusal,
 )
-from dealer_station.api.commands import REFUSALS, send
+from dealer_station.api.commands import REFUSALS, Refused, WriteHeaders, send
 from dealer_station.api.context import Table, allow
 
 router = APIRouter(prefix="/tables/{table}/pit-boss", tags=["pit boss"], responses=REFUSALS)
@@ -30,46 +33,68 @@ PitBoss = Annotated[Principal, Depends(allow("pit_boss"))]
 
 
 @router.post("/void", response_model=Accepted)
-async def void(principal: PitBoss, actor: Table, body: PitVoid) -> Accepted:
-    return await send(actor, principal, {"type": "void", "reason": body.why}, why=body.why)
+async def void(
+    principal: PitBoss, actor: Table, body: PitVoid, write: WriteHeaders
+) -> JSONResponse:
+    return await send(
+        actor, principal, {"type": "void", "reason": body.why}, why=body.why, write=write
+    )
 
 
 @router.post("/card", response_model=Accepted)
-async def manual_card(principal: PitBoss, actor: Table, body: PitManualCard) -> Accepted:
+async def manual_card(
+    principal: PitBoss, actor: Table, body: PitManualCard, write: WriteHeaders
+) -> JSONResponse:
     """The card the round holds for (unread, or impossible as scanned), entered by
     hand as it really is. ``to`` is where the pit boss was told it goes: the table
     refuses a card when no round holds (``not_held``) or when the card would now
     go elsewhere (``destination_changed``)."""
     event = {"type": "manual_card", "card": body.card, "to": body.to}
-    return await send(actor, principal, event, why=body.why)
+    return await send(actor, principal, event, why=body.why, write=write)
 
 
 @router.post("/release", response_model=Accepted)
-async def release(principal: PitBoss, actor: Table, body: PitRelease) -> Accepted:
+async def release(
+    principal: PitBoss, actor: Table, body: PitRelease, write: WriteHeaders
+) -> JSONResponse:
     """The card the round held for is off the table (a foreign card): the deal goes
     on. An unread card is entered or the round voided (``not_releasable``)."""
-    return await send(actor, principal, {"type": "hold_release"}, why=body.why)
+    return await send(actor, principal, {"type": "hold_release"}, why=body.why, write=write)
 
 
 @router.post("/burn", response_model=Accepted)
-async def correct_misdeal(principal: PitBoss, actor: Table, body: PitCard) -> Accepted:
+async def correct_misdeal(
+    principal: PitBoss, actor: Table, body: PitCard, write: WriteHeaders
+) -> JSONResponse:
     """A card drawn when none was due (the table refused it as a misdeal) leaves
     the shoe's composition as a burn card."""
-    return await send(actor, principal, {"type": "burn", "card": body.card}, why=body.why)
+    return await send(
+        actor, principal, {"type": "burn", "card": body.card}, why=body.why, write=write
+    )
 
 
 @router.post("/wheel-result", response_model=Accepted)
-async def confirm_wheel(principal: PitBoss, actor: Table, body: PitWheelResult) -> Accepted:
+async def confirm_wheel(
+    principal: PitBoss, actor: Table, body: PitWheelResult, write: WriteHeaders
+) -> JSONResponse:
     """The winning number as the pit boss confirms it (a result the camera was not
     sure of, the camera offline, or overriding the camera while it is online)."""
     event = {"type": "wheel_result", "number": body.number}
-    return await send(actor, principal, event, why=body.why)
+    return await send(actor, principal, event, why=body.why, write=write)
 
 
 @router.post("/respin", status_code=status.HTTP_202_ACCEPTED)
-async def respin(principal: PitBoss, actor: Table, body: PitRespin) -> dict[str, str]:
+async def respin(
+    principal: PitBoss, actor: Table, body: PitRespin, write: WriteHeaders
+) -> dict[str, str]:
     """Reject the wheel's result: the ball is spun again. The round keeps waiting
-    for its result; the console shows the order as an alarm until the round ends."""
+    for its result; the console shows the order as an alarm until the round ends.
+    Like every write it names the step (a RE-SPIN meant for a spin that is over
+    must not show in the next one); a repeated order shows one alarm."""
     message = f"RE-SPIN ordered by {principal.name}: {body.why}"
-    actor.submit(Alarm("respin", message, "pit_boss"))
+    reply: asyncio.Future[Outcome] = asyncio.get_running_loop().create_future()
+    actor.submit(Alarm("respin", message, "pit_boss", write.precondition({}), reply))
+    outcome = await reply
+    if not outcome.accepted:
+        raise Refused(Refusal(reason=outcome.reason, detail=outcome.detail, seq=outcome.seq))
     return {"alarm": "respin", "message": message}

@@ -8,9 +8,11 @@ may press every croupier button too.
 
 from __future__ import annotations
 
+import re
 from typing import Annotated
 
 from fastapi import APIRouter, Body, Depends
+from fastapi.responses import JSONResponse
 
 from dealer_station.api.auth import Principal
 from dealer_station.api.bodies import (
@@ -24,7 +26,14 @@ from dealer_station.api.bodies import (
     Refusal,
     WheelNumber,
 )
-from dealer_station.api.commands import REFUSALS, Refused, send, without_none
+from dealer_station.api.commands import (
+    REFUSALS,
+    Refused,
+    WriteHeaders,
+    answered_before,
+    send,
+    without_none,
+)
 from dealer_station.api.context import Context, Table, allow
 
 router = APIRouter(tags=["table inputs"], responses=REFUSALS)
@@ -39,49 +48,69 @@ async def open_round(
     principal: Window,
     actor: Table,
     ctx: Context,
+    write: WriteHeaders,
     body: Annotated[OpenRound | None, Body()] = None,
-) -> Accepted:
-    """Open a round and its betting window ("OPEN BETS")."""
+) -> JSONResponse:
+    """Open a round and its betting window ("OPEN BETS"). If-Match names the
+    step of the round that is over (or of a table that never had one)."""
     round_id = body.round if body else None
-    if round_id is not None and await ctx.history.exists(actor.id, round_id):
+    if round_id is not None and re.fullmatch(rf"{re.escape(actor.id)}-[0-9]+", round_id):
+        # The station's own shape: a given id of it could be a later round's.
+        raise Refused(
+            Refusal(
+                reason="round_id_reserved",
+                detail=f"ids {actor.id}-<number> are the station's own: choose another",
+            )
+        )
+    if (
+        round_id is not None
+        and not answered_before(actor, principal, write)
+        and await ctx.history.exists(actor.id, round_id)
+    ):
         # Game recall finds a round by its id: one id, one round.
         raise Refused(Refusal(reason="round_id_taken", detail=f"round {round_id!r} exists"))
-    return await send(actor, principal, without_none(type="round_open", round=round_id))
+    return await send(
+        actor, principal, without_none(type="round_open", round=round_id), write=write
+    )
 
 
 @router.post("/tables/{table}/round/close-bets", response_model=Accepted)
-async def close_bets(principal: Window, actor: Table) -> Accepted:
+async def close_bets(principal: Window, actor: Table, write: WriteHeaders) -> JSONResponse:
     """ "No more bets"."""
-    return await send(actor, principal, {"type": "bets_closed"})
+    return await send(actor, principal, {"type": "bets_closed"}, write=write)
 
 
 @router.post("/tables/{table}/round/deal", response_model=Accepted)
-async def deal(principal: Dealer, actor: Table) -> Accepted:
+async def deal(principal: Dealer, actor: Table, write: WriteHeaders) -> JSONResponse:
     """Go on dealing: closes the betting window, or the insurance offer while one is
     open. Anything else is refused by the table (``betting_closed``, ``no_round``)."""
     step = actor.state.next_step().kind if actor.state else ""
     event = "insurance_closed" if step == "insurance" else "bets_closed"
-    return await send(actor, principal, {"type": event})
+    return await send(actor, principal, {"type": event}, write=write)
 
 
 @router.post("/tables/{table}/shoe/new", response_model=Accepted)
-async def new_shoe(principal: Dealer, actor: Table) -> Accepted:
-    return await send(actor, principal, {"type": "new_shoe"})
+async def new_shoe(principal: Dealer, actor: Table, write: WriteHeaders) -> JSONResponse:
+    return await send(actor, principal, {"type": "new_shoe"}, write=write)
 
 
 @router.post("/tables/{table}/shoe/shuffle", response_model=Accepted)
-async def shuffle(principal: Dealer, actor: Table) -> Accepted:
-    return await send(actor, principal, {"type": "shuffle"})
+async def shuffle(principal: Dealer, actor: Table, write: WriteHeaders) -> JSONResponse:
+    return await send(actor, principal, {"type": "shuffle"}, write=write)
 
 
 @router.post("/tables/{table}/shoe/burn", response_model=Accepted)
-async def burn(principal: Dealer, actor: Table, body: CardBody) -> Accepted:
+async def burn(
+    principal: Dealer, actor: Table, write: WriteHeaders, body: CardBody
+) -> JSONResponse:
     """A card burned by hand (the shoe reports its own burn cards)."""
-    return await send(actor, principal, {"type": "burn", "card": body.card})
+    return await send(actor, principal, {"type": "burn", "card": body.card}, write=write)
 
 
 @router.post("/tables/{table}/wheel/result", response_model=Accepted)
-async def wheel_result(principal: Dealer, actor: Table, body: WheelNumber) -> Accepted:
+async def wheel_result(
+    principal: Dealer, actor: Table, write: WriteHeaders, body: WheelNumber
+) -> JSONResponse:
     """The croupier enters the winning number at a table whose camera is offline
     or absent. While the camera reads the wheel the number is the camera's: a
     number by hand is then a pit boss's override, with a reason
@@ -94,33 +123,47 @@ async def wheel_result(principal: Dealer, actor: Table, body: WheelNumber) -> Ac
                 detail="the camera reads the wheel: a number by hand needs a pit boss",
             )
         )
-    return await send(actor, principal, {"type": "wheel_result", "number": body.number})
+    return await send(
+        actor, principal, {"type": "wheel_result", "number": body.number}, write=write
+    )
 
 
 @router.post("/tables/{table}/bets", response_model=Accepted)
-async def place_bet(principal: GameServer, actor: Table, body: PlaceBet) -> Accepted:
+async def place_bet(
+    principal: GameServer, actor: Table, write: WriteHeaders, body: PlaceBet
+) -> JSONResponse:
     """A bet (adds to the player's stake on that spot). Bet Behind is spot
     ``bet_behind`` on a seated box."""
     event = without_none(type="bet", **body.model_dump())
     event["amount"] = str(body.amount)
-    return await send(actor, principal, event)
+    return await send(actor, principal, event, write=write)
 
 
 @router.post("/tables/{table}/bets/cancel", response_model=Accepted)
-async def cancel_bet(principal: GameServer, actor: Table, body: CancelBet) -> Accepted:
-    return await send(actor, principal, without_none(type="bet_cancel", **body.model_dump()))
+async def cancel_bet(
+    principal: GameServer, actor: Table, write: WriteHeaders, body: CancelBet
+) -> JSONResponse:
+    return await send(
+        actor, principal, without_none(type="bet_cancel", **body.model_dump()), write=write
+    )
 
 
 @router.post("/tables/{table}/decisions", response_model=Accepted)
-async def decide(principal: GameServer, actor: Table, body: PlayerDecision) -> Accepted:
+async def decide(
+    principal: GameServer, actor: Table, write: WriteHeaders, body: PlayerDecision
+) -> JSONResponse:
     """A blackjack decision for the hand due. The state's ``timer`` says when the
     decision times out and what the station does then (stand)."""
-    return await send(actor, principal, without_none(type="decision", **body.model_dump()))
+    return await send(
+        actor, principal, without_none(type="decision", **body.model_dump()), write=write
+    )
 
 
 @router.post("/tables/{table}/offers", response_model=Accepted)
-async def answer_offer(principal: GameServer, actor: Table, body: OfferAnswer) -> Accepted:
+async def answer_offer(
+    principal: GameServer, actor: Table, write: WriteHeaders, body: OfferAnswer
+) -> JSONResponse:
     """Take or decline insurance or even money."""
     action = body.offer if body.take else f"no_{body.offer}"
     event = {"type": "decision", "box": body.box, "action": action, "player": body.player}
-    return await send(actor, principal, event)
+    return await send(actor, principal, event, write=write)

@@ -17,8 +17,8 @@ const live = {
 
 // -- talking to the station ------------------------------------------------------------
 
-async function request(method, path, body, token) {
-  const headers = { Authorization: `Bearer ${token || ""}` };
+async function request(method, path, body, token, extra) {
+  const headers = { Authorization: `Bearer ${token || ""}`, ...(extra || {}) };
   if (body !== undefined) headers["Content-Type"] = "application/json";
   const response = await fetch(path, {
     method, headers, body: body === undefined ? undefined : JSON.stringify(body),
@@ -41,7 +41,15 @@ const REASON_WORDS = {
   destination_changed: "The card's place changed: CANCEL and enter it again",
   not_releasable: "An unread card is entered by hand or the round voided",
   camera_online: "The camera reads the wheel: a number by hand needs the pit boss",
+  stale: "The table moved on: look again, then press",
 };
+
+// A new name for each press (docs/api.md, Idempotency-Key). Random bytes, not
+// crypto.randomUUID: that needs a secure origin, and a console is often plain http.
+function newKey() {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
 
 function explain(result) {
   const d = result.data || {};
@@ -50,14 +58,19 @@ function explain(result) {
     const fields = (d.detail || []).map((e) => (e.loc || []).slice(1).join(".")).join(", ");
     return `NOT SENT: check ${fields || "the input"}`;
   }
+  if (result.status === 428) return "NOT SENT: WAITING FOR THE TABLE";
   if (result.status === 403) return "NOT ALLOWED FOR THIS LOGIN";
   if (result.status === 401) return "LOGIN NEEDED";
   return `ERROR ${result.status}`;
 }
 
+// Every command names the step of the table as the console shows it: the
+// station refuses it as stale if the table has moved on since (docs/api.md).
 async function command(path, body, asPitBoss) {
   const token = asPitBoss ? pit && pit.token : consoleToken;
-  const result = await request("POST", `/tables/${encodeURIComponent(T)}${path}`, body, token);
+  const headers = { "Idempotency-Key": newKey() };
+  if (live.state && live.state.next.step) headers["If-Match"] = `"${live.state.next.step}"`;
+  const result = await request("POST", `/tables/${encodeURIComponent(T)}${path}`, body, token, headers);
   if (result.status === 200 || result.status === 202) {
     toast("DONE", "ok");
     return true;

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import socket
 import threading
+import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -31,6 +32,8 @@ TOKENS = {
     "viewer": "test-viewer-token-0123456789",
 }
 PIT_BOSSES = {"Eva Novak": "4711", "Jan": "2580"}
+# Rig.post reads the table's step and makes a new key unless told otherwise.
+AUTO = "<auto>"
 
 # Hashed once: scrypt is slow by design.
 _AUTH: dict[str, Any] = {}
@@ -160,12 +163,37 @@ class Rig(StationThread):
     def get(self, path: str, role: str | None = None, **kwargs: Any) -> httpx.Response:
         return httpx.get(self.url + path, headers=self.headers(role), timeout=10, **kwargs)
 
+    def step(self, table: str) -> str | None:
+        """The table's step now (``next.step``), as a client that looked would send it."""
+        answer = self.get(f"/tables/{table}/state", "viewer")
+        state = answer.json().get("state") if answer.status_code == 200 else None
+        step = None if state is None else state["next"].get("step")
+        return None if step is None else str(step)
+
     def post(
-        self, path: str, role: str | None = None, json: Any = None, **kwargs: Any
+        self,
+        path: str,
+        role: str | None = None,
+        json: Any = None,
+        *,
+        step: str | None = AUTO,
+        key: str | None = AUTO,
+        **kwargs: Any,
     ) -> httpx.Response:
-        return httpx.post(
-            self.url + path, headers=self.headers(role), json=json, timeout=10, **kwargs
-        )
+        """A write as a well-behaved client sends it: ``If-Match`` with the step
+        it just read and a fresh ``Idempotency-Key`` (docs/api.md), unless the
+        test names them (or None: without the header)."""
+        headers = self.headers(role) | kwargs.pop("headers", {})
+        if path.startswith("/tables/"):
+            if step == AUTO:
+                step = self.step(path.split("/")[2])
+            if step is not None:
+                headers["If-Match"] = f'"{step}"'
+            if key == AUTO:
+                key = uuid.uuid4().hex
+            if key is not None:
+                headers["Idempotency-Key"] = key
+        return httpx.post(self.url + path, headers=headers, json=json, timeout=10, **kwargs)
 
 
 @contextmanager

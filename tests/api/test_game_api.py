@@ -195,7 +195,8 @@ def test_pit_boss_pin_session(rig: Rig) -> None:
     me = httpx.get(rig.url + "/auth/me", headers=session).json()
     assert me == {"name": "Eva Novak", "role": "pit_boss"}
     rig.post("/tables/bac/round/open", "croupier")
-    void = httpx.post(rig.url + "/tables/bac/pit-boss/void", headers=session, json={"why": "drill"})
+    token = granted.json()["token"]
+    void = rig.post("/tables/bac/pit-boss/void", token, {"why": "drill"})
     assert void.status_code == 200
     record = rig.records("bac")[-1]
     assert (record.source, record.by, record.why, record.body["type"]) == (
@@ -205,7 +206,7 @@ def test_pit_boss_pin_session(rig: Rig) -> None:
         "void",
     )
     assert httpx.post(rig.url + "/auth/logout", headers=session).status_code == 204
-    after = httpx.post(rig.url + "/tables/bac/pit-boss/void", headers=session, json={"why": "x1"})
+    after = rig.post("/tables/bac/pit-boss/void", token, {"why": "x1"})
     assert after.status_code == 401
 
 
