@@ -103,6 +103,8 @@ class Alarm:
     code: str
     message: str
     source: str
+    # How many identical refusals this one record stands for (a noisy line).
+    count: int = 1
 
 
 @dataclass(frozen=True)
@@ -447,20 +449,31 @@ class TableActor:
 
     def _alarm_record(self, alarm: Alarm, now: datetime) -> None:
         round_id = self._round_of(self.state)
-        message = self._raise_alarm(alarm.code, alarm.message, alarm.source, round_id, now)
-        body = {"code": alarm.code, "message": alarm.message}
+        message = self._raise_alarm(
+            alarm.code, alarm.message, alarm.source, round_id, now, alarm.count
+        )
+        body: dict[str, Any] = {"code": alarm.code, "message": alarm.message}
+        if alarm.count != 1:
+            body["count"] = alarm.count
         self.journal.append(
             Record(self.id, iso(now), alarm.source, "alarm", body, "note"), [message]
         )
 
     def _raise_alarm(
-        self, code: str, message: str, source: str, round_id: str | None, now: datetime
+        self,
+        code: str,
+        message: str,
+        source: str,
+        round_id: str | None,
+        now: datetime,
+        count: int = 1,
     ) -> OutMessage:
         alarm = {"code": code, "message": message, "source": source, "at": iso(now)}
         self.alarms = [a for a in self.alarms if a["code"] != code] + [alarm]
-        return self._event_message(
-            "alarm", {"code": code, "message": message}, "station", round_id, now
-        )
+        data: dict[str, Any] = {"code": code, "message": message}
+        if count != 1:
+            data["count"] = count
+        return self._event_message("alarm", data, "station", round_id, now)
 
     # -- messages -------------------------------------------------------------------------
 

@@ -1,4 +1,4 @@
-"""The messages of protocol version 1 and their payload layouts.
+"""The messages of protocol version 2 and their payload layouts.
 
 Layouts are fixed big-endian fields (see PROTOCOL.md, "Messages"). `decode_message`
 turns a checked `Frame` into one of the dataclasses below or raises `MessageError`
@@ -15,7 +15,7 @@ from typing import TypeVar
 from firmware_proto.errors import EncodeError, MessageError
 from firmware_proto.framing import MAX_PAYLOAD, Frame, encode_frame
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2
 
 RANKS = "A23456789TJQK"
 SUITS = "CDHS"
@@ -38,6 +38,7 @@ class MessageType(IntEnum):
     NAK = 0x82
     RESET = 0x83
     INDICATOR = 0x84
+    KEEPALIVE = 0x85
 
 
 def is_sequenced(type_code: int) -> bool:
@@ -89,6 +90,9 @@ class Card:
     suit: int
     burn: bool
     shoe_time_ms: int
+    # Which shoe since power-up (1 for the first inserted): with the boot id and
+    # the index it names the card for ever, across re-inserts and restarts.
+    insertion: int = 1
 
     @property
     def code(self) -> str:
@@ -102,6 +106,7 @@ class CardUnread:
     burn: bool
     shoe_time_ms: int
     reason: UnreadReason
+    insertion: int = 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,22 +141,36 @@ class SetIndicator:
     colour: Indicator
 
 
+@dataclass(frozen=True, slots=True)
+class Keepalive:
+    """The station is alive: a shoe that hears nothing for `STATION_SILENCE_MS`
+    turns its indicator red by itself (PROTOCOL.md §4.7)."""
+
+
 Message = (
     Hello | Heartbeat | Card | CardUnread | ShoeStatus | ShoeError
-    | Ack | Nak | Reset | SetIndicator
+    | Ack | Nak | Reset | SetIndicator | Keepalive
 )
 
-_CARD = struct.Struct(">HBBBI")
-_UNREAD = struct.Struct(">HBIB")
+# How long the shoe waits for any valid frame from the station before it shows red.
+STATION_SILENCE_MS = 3000
+# How often the station sends KEEPALIVE while a session is up.
+KEEPALIVE_INTERVAL_MS = 1000
+
+_CARD = struct.Struct(">HHBBBI")
+_UNREAD = struct.Struct(">HHBIB")
 _STATE = struct.Struct(">BI")
 _HEARTBEAT = struct.Struct(">IB")
 _HELLO_HEAD = struct.Struct(">BIB")
 
 
-def card_from_code(code: str, index: int, *, burn: bool = False, shoe_time_ms: int = 0) -> Card:
+def card_from_code(
+    code: str, index: int, *, burn: bool = False, shoe_time_ms: int = 0, insertion: int = 1
+) -> Card:
     if len(code) != 2 or code[0] not in RANKS or code[1] not in SUITS:
         raise EncodeError(f"not a card: {code!r}")
-    return Card(index, RANKS.index(code[0]) + 1, SUITS.index(code[1]), burn, shoe_time_ms)
+    return Card(index, RANKS.index(code[0]) + 1, SUITS.index(code[1]), burn, shoe_time_ms,
+                insertion)
 
 
 def type_of(message: Message) -> MessageType:
@@ -186,11 +205,12 @@ def _encode_payload(message: Message) -> bytes:
         case Card():
             if not 1 <= message.rank <= 13 or not 0 <= message.suit <= 3:
                 raise EncodeError(f"no card has rank {message.rank} suit {message.suit}")
-            return _CARD.pack(message.index, message.rank, message.suit,
+            return _CARD.pack(message.insertion, message.index, message.rank, message.suit,
                               FLAG_BURN if message.burn else 0, message.shoe_time_ms)
         case CardUnread():
-            return _UNREAD.pack(message.index, FLAG_BURN if message.burn else 0,
-                                message.shoe_time_ms, message.reason)
+            return _UNREAD.pack(message.insertion, message.index,
+                                FLAG_BURN if message.burn else 0, message.shoe_time_ms,
+                                message.reason)
         case ShoeStatus():
             return _STATE.pack(message.condition, message.shoe_time_ms)
         case ShoeError():
@@ -201,6 +221,8 @@ def _encode_payload(message: Message) -> bytes:
             return bytes((message.protocol_version,))
         case SetIndicator():
             return bytes((message.colour,))
+        case Keepalive():
+            return b""
 
 
 def _encode_text(text: str) -> bytes:
@@ -226,16 +248,16 @@ def decode_message(frame: Frame) -> Message:
             uptime, colour = _unpack(_HEARTBEAT, t, p)
             return Heartbeat(uptime, _enum(Indicator, colour, t, "indicator"))
         case MessageType.CARD:
-            index, rank, suit, flags, stamp = _unpack(_CARD, t, p)
+            insertion, index, rank, suit, flags, stamp = _unpack(_CARD, t, p)
             if not 1 <= rank <= 13:
                 raise MessageError(t, "bad_field", f"rank {rank} is outside 1..13")
             if suit > 3:
                 raise MessageError(t, "bad_field", f"suit {suit} is outside 0..3")
-            return Card(index, rank, suit, bool(flags & FLAG_BURN), stamp)
+            return Card(index, rank, suit, bool(flags & FLAG_BURN), stamp, insertion)
         case MessageType.CARD_UNREAD:
-            index, flags, stamp, reason = _unpack(_UNREAD, t, p)
+            insertion, index, flags, stamp, reason = _unpack(_UNREAD, t, p)
             return CardUnread(index, bool(flags & FLAG_BURN), stamp,
-                              _enum(UnreadReason, reason, t, "reason"))
+                              _enum(UnreadReason, reason, t, "reason"), insertion)
         case MessageType.SHOE_STATE:
             condition, stamp = _unpack(_STATE, t, p)
             return ShoeStatus(_enum(ShoeCondition, condition, t, "shoe state"), stamp)
@@ -254,6 +276,9 @@ def decode_message(frame: Frame) -> Message:
         case MessageType.INDICATOR:
             _expect_length(p, 1, t)
             return SetIndicator(_enum(Indicator, p[0], t, "indicator"))
+        case MessageType.KEEPALIVE:
+            _expect_length(p, 0, t)
+            return Keepalive()
 
 
 def _decode_hello(p: bytes) -> Hello:
@@ -315,4 +340,5 @@ _TYPE_OF: dict[type, MessageType] = {
     Nak: MessageType.NAK,
     Reset: MessageType.RESET,
     SetIndicator: MessageType.INDICATOR,
+    Keepalive: MessageType.KEEPALIVE,
 }

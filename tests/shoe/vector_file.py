@@ -41,10 +41,11 @@ def meaning(msg: fp.Message) -> str:
         case m.Heartbeat():
             return f"HEARTBEAT:up={msg.uptime_ms}:ind={int(msg.indicator)}"
         case m.Card():
-            return f"CARD:i={msg.index}:card={msg.code}:burn={int(msg.burn)}:t={msg.shoe_time_ms}"
+            return (f"CARD:n={msg.insertion}:i={msg.index}:card={msg.code}:burn={int(msg.burn)}"
+                    f":t={msg.shoe_time_ms}")
         case m.CardUnread():
-            return (f"CARD_UNREAD:i={msg.index}:burn={int(msg.burn)}:t={msg.shoe_time_ms}"
-                    f":reason={int(msg.reason)}")
+            return (f"CARD_UNREAD:n={msg.insertion}:i={msg.index}:burn={int(msg.burn)}"
+                    f":t={msg.shoe_time_ms}:reason={int(msg.reason)}")
         case m.ShoeStatus():
             return f"SHOE_STATE:state={int(msg.condition)}:t={msg.shoe_time_ms}"
         case m.ShoeError():
@@ -57,6 +58,8 @@ def meaning(msg: fp.Message) -> str:
             return f"RESET:v={msg.protocol_version}"
         case m.SetIndicator():
             return f"INDICATOR:{int(msg.colour)}"
+        case m.Keepalive():
+            return "KEEPALIVE"
 
 
 def python_outcome(chunks: list[bytes]) -> str:
