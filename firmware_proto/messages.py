@@ -75,6 +75,9 @@ class Hello:
     model: str
     serial_number: str
     firmware_version: str
+    # The challenge of the RESET this HELLO answers (0 at power-up): only the
+    # answer to its own RESET moves the station (§4.5). None: a version 1 HELLO.
+    challenge: int | None = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,6 +137,7 @@ class Nak:
 @dataclass(frozen=True, slots=True)
 class Reset:
     protocol_version: int
+    challenge: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -162,6 +166,8 @@ _UNREAD = struct.Struct(">HHBIB")
 _STATE = struct.Struct(">BI")
 _HEARTBEAT = struct.Struct(">IB")
 _HELLO_HEAD = struct.Struct(">BIB")
+_CHALLENGE = struct.Struct(">I")
+_RESET = struct.Struct(">BI")
 
 
 def card_from_code(
@@ -197,6 +203,8 @@ def _encode_payload(message: Message) -> bytes:
             strings = (message.vendor, message.model, message.serial_number,
                        message.firmware_version)
             payload = head + b"".join(_encode_text(s) for s in strings)
+            if message.challenge is not None:
+                payload += _CHALLENGE.pack(message.challenge)
             if len(payload) > MAX_PAYLOAD:
                 raise EncodeError(f"HELLO of {len(payload)} bytes exceeds {MAX_PAYLOAD}")
             return payload
@@ -218,7 +226,7 @@ def _encode_payload(message: Message) -> bytes:
         case Ack() | Nak():
             return bytes((message.next_seq,))
         case Reset():
-            return bytes((message.protocol_version,))
+            return _RESET.pack(message.protocol_version, message.challenge)
         case SetIndicator():
             return bytes((message.colour,))
         case Keepalive():
@@ -271,8 +279,8 @@ def decode_message(frame: Frame) -> Message:
             _expect_length(p, 1, t)
             return Ack(p[0]) if kind is MessageType.ACK else Nak(p[0])
         case MessageType.RESET:
-            _expect_length(p, 1, t)
-            return Reset(p[0])
+            version, challenge = _unpack(_RESET, t, p)
+            return Reset(version, challenge)
         case MessageType.INDICATOR:
             _expect_length(p, 1, t)
             return SetIndicator(_enum(Indicator, p[0], t, "indicator"))
@@ -291,8 +299,12 @@ def _decode_hello(p: bytes) -> Hello:
     model, rest = _decode_text(rest, t)
     serial_number, rest = _decode_text(rest, t)
     firmware, rest = _decode_text(rest, t)
-    _expect_empty(rest, t)
-    return Hello(version, boot_id, next_seq, vendor, model, serial_number, firmware)
+    # Version 1 ends with the texts: decoded all the same, so that the station
+    # can say which version it refuses.
+    challenge = None
+    if rest:
+        (challenge,) = _unpack(_CHALLENGE, t, rest)
+    return Hello(version, boot_id, next_seq, vendor, model, serial_number, firmware, challenge)
 
 
 def _decode_text(p: bytes, t: int) -> tuple[str, bytes]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import secrets
 from dataclasses import asdict, dataclass
 
 import firmware_proto as fp
@@ -53,6 +54,7 @@ class FramedCounters:
     naks_sent: int = 0
     handshakes: int = 0
     unexpected_hellos: int = 0
+    unanswered_hellos: int = 0
     stalls: int = 0
 
 
@@ -68,12 +70,16 @@ class FramedSession(ShoeSession):
         idle_abandon: float = IDLE_ABANDON_S,
         keepalive_interval: float = KEEPALIVE_INTERVAL_S,
         stall_timeout: float = STALL_TIMEOUT_S,
+        replaying: bool = False,
     ) -> None:
         self.heartbeat_timeout = heartbeat_timeout
         self.reset_interval = reset_interval
         self.idle_abandon = idle_abandon
         self.keepalive_interval = keepalive_interval
         self.stall_timeout = stall_timeout
+        # A capture holds the shoe's bytes, not the RESETs they answered: its
+        # HELLOs are taken as answers whatever challenge they echo.
+        self.replaying = replaying
         # The receiver outlives connections: after an unplug the shoe resumes
         # where the station's `expected` says, so nothing repeats or goes missing.
         self._receiver = fp.ReliableReceiver()
@@ -85,6 +91,7 @@ class FramedSession(ShoeSession):
         self._last_reset_at: float | None = None
         self._last_keepalive_at = 0.0
         self._refused_since: float | None = None
+        self._challenge = _new_challenge()
         self._wanted_indicator: fp.Indicator | None = None
         self._version_refused: int | None = None
         self._malformed_key: tuple[int, int, bytes] | None = None
@@ -160,7 +167,7 @@ class FramedSession(ShoeSession):
 
     def _send_reset(self, out: SessionOutput, now: float) -> None:
         self._last_reset_at = now
-        out.tx += fp.encode_message(fp.Reset(fp.PROTOCOL_VERSION))
+        out.tx += fp.encode_message(fp.Reset(fp.PROTOCOL_VERSION, self._challenge))
 
     def _handle(self, item: fp.Frame | fp.FrameFault, now: float, out: SessionOutput) -> None:
         if isinstance(item, fp.FrameFault):
@@ -227,7 +234,8 @@ class FramedSession(ShoeSession):
         if self._online:
             # Not an answer to a RESET of ours: a shoe that rebooted, or damage
             # or a forgery that passed the CRC. Its numbers are believed only
-            # when the shoe says them again in answer to a RESET (§4.5).
+            # when the shoe says them again in answer to a RESET (§4.5). The
+            # session ends: online would be a lie while the two ends disagree.
             self._counters.unexpected_hellos += 1
             self._restart(f"HELLO in mid-session (boot id {hello.boot_id:08x}): "
                           "handshaking again", now, out)
@@ -245,6 +253,12 @@ class FramedSession(ShoeSession):
                     f"this station only {fp.PROTOCOL_VERSION}",
                 ))
             return
+        if hello.challenge != self._challenge and not self.replaying:
+            # Not the answer to the RESET outstanding: the HELLO of a power-up
+            # (the next RESET is answered), or damage, or a blind forgery.
+            self._counters.unanswered_hellos += 1
+            return
+        self._challenge = _new_challenge()  # answered: a replay of it is not
         self._counters.handshakes += 1
         self._refused_since = None
         self._last_keepalive_at = now
@@ -295,6 +309,11 @@ class FramedSession(ShoeSession):
         else:
             self._counters.naks_sent += 1
         out.tx += fp.encode_message(reply)
+
+
+def _new_challenge() -> int:
+    # Never 0: that is what a shoe's HELLO at power-up carries.
+    return secrets.randbits(32) or 1
 
 
 def _event_of(message: fp.Card | fp.CardUnread | fp.ShoeStatus | fp.ShoeError) -> ShoeEvent:

@@ -75,6 +75,9 @@ class FramedShoeSimulator:
         self.indicator_log: list[tuple[fp.Indicator, str]] = []
         self.sent: list[ShoeEvent] = []
         self.line_log = bytearray()
+        # What the station wrote, as a tap on the line sees it (a hung firmware
+        # reads none of it, the line carries it all the same).
+        self.station_log = bytearray()
         self.frames_written = 0
         self.cards_left = shuffled_shoe(decks, seed)
         self._index = 0
@@ -86,6 +89,7 @@ class FramedShoeSimulator:
         self._lock = threading.Lock()
         self._silent = False
         self._hello_due = True
+        self._challenge = 0  # of the last RESET heard; 0 at power-up
         self._next_heartbeat = 0.0
         self._next_new_seq = self._sender.oldest_unacked
         self._started = time.monotonic()
@@ -152,6 +156,7 @@ class FramedShoeSimulator:
             self._decoder = fp.FrameDecoder()
             self._started = self._heard_station_at = time.monotonic()
             self._set_indicator(fp.Indicator.OFF, "power-up")
+            self._challenge = 0
             self._hello_due = True
         self._wake()
 
@@ -273,6 +278,7 @@ class FramedShoeSimulator:
                 self._pump(now)
 
     def _on_station_bytes(self, data: bytes, now: float) -> None:
+        self.station_log += data
         if self._silent or not data:
             return
         for item in self._decoder.feed(self.station_faults.apply(data)):
@@ -286,6 +292,7 @@ class FramedShoeSimulator:
             match message:
                 case fp.Reset():
                     self._sender.link_reset()
+                    self._challenge = message.challenge
                     self._hello_due = True
                 case fp.Ack():
                     self._sender.on_ack(message, now)
@@ -313,7 +320,7 @@ class FramedShoeSimulator:
             self._hello_due = False
             self._write(fp.encode_message(fp.Hello(
                 fp.PROTOCOL_VERSION, self.boot_id, self._sender.oldest_unacked,
-                "Simulated", "SIM-SHOE", f"SIM{self.boot_id:08X}", "sim-1")))
+                "Simulated", "SIM-SHOE", f"SIM{self.boot_id:08X}", "sim-1", self._challenge)))
         while self._backlog and self._sender.unacked < self._sender.capacity:
             self._sender.submit(self._backlog.popleft())
         for frame in self._sender.due(now):

@@ -203,7 +203,17 @@ static int decode_hello(const sp_frame *f, sp_hello *h)
         (r = get_text(f, &pos, h->firmware_version)) != SP_OK) {
         return r;
     }
-    return pos == f->len ? SP_OK : SP_ERR_BAD_LENGTH;
+    h->has_challenge = 0;
+    h->challenge = 0;
+    if (pos == f->len) {
+        return SP_OK;
+    }
+    if (pos + 4u != f->len) {
+        return SP_ERR_BAD_LENGTH;
+    }
+    h->has_challenge = 1;
+    h->challenge = get32(&f->payload[pos]);
+    return SP_OK;
 }
 
 int sp_decode_message(const sp_frame *f, sp_message *m)
@@ -263,9 +273,15 @@ int sp_decode_message(const sp_frame *f, sp_message *m)
         }
         return pos == f->len ? SP_OK : SP_ERR_BAD_LENGTH;
     }
+    case SP_RESET:
+        if (f->len != 5u) {
+            return SP_ERR_BAD_LENGTH;
+        }
+        m->u.reset.protocol_version = p[0];
+        m->u.reset.challenge = get32(&p[1]);
+        return SP_OK;
     case SP_ACK:
     case SP_NAK:
-    case SP_RESET:
     case SP_INDICATOR:
         if (f->len != 1u) {
             return SP_ERR_BAD_LENGTH;
@@ -300,6 +316,13 @@ int sp_encode_message(const sp_message *m, uint8_t seq, uint8_t out[SP_MAX_FRAME
             (r = put_text(p, &len, h->serial_number)) != SP_OK ||
             (r = put_text(p, &len, h->firmware_version)) != SP_OK) {
             return r;
+        }
+        if (h->has_challenge) {
+            if (len + 4u > SP_MAX_PAYLOAD) {
+                return SP_ERR_BAD_LENGTH;
+            }
+            put32(&p[len], h->challenge);
+            len += 4u;
         }
         break;
     }
@@ -340,9 +363,13 @@ int sp_encode_message(const sp_message *m, uint8_t seq, uint8_t out[SP_MAX_FRAME
             return r;
         }
         break;
+    case SP_RESET:
+        p[0] = m->u.reset.protocol_version;
+        put32(&p[1], m->u.reset.challenge);
+        len = 5;
+        break;
     case SP_ACK:
     case SP_NAK:
-    case SP_RESET:
     case SP_INDICATOR:
         p[0] = m->u.value;
         len = 1;

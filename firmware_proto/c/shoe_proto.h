@@ -89,6 +89,10 @@ typedef struct {
     char model[SP_MAX_TEXT + 1];
     char serial_number[SP_MAX_TEXT + 1];
     char firmware_version[SP_MAX_TEXT + 1];
+    /* The challenge of the RESET answered (0 at power-up), after the texts.
+       has_challenge 0: a version 1 HELLO, which ends with the texts. */
+    uint8_t has_challenge;
+    uint32_t challenge;
 } sp_hello;
 
 typedef struct {
@@ -124,6 +128,11 @@ typedef struct {
 } sp_error;
 
 typedef struct {
+    uint8_t protocol_version;
+    uint32_t challenge; /* echoed in the HELLO that answers this RESET */
+} sp_reset;
+
+typedef struct {
     uint8_t type; /* enum sp_type */
     union {
         sp_hello hello;
@@ -132,7 +141,8 @@ typedef struct {
         sp_card_unread card_unread;
         sp_shoe_state shoe_state;
         sp_error error;
-        uint8_t value; /* ACK/NAK: expected seq; RESET: version; INDICATOR: colour; KEEPALIVE: none */
+        sp_reset reset;
+        uint8_t value; /* ACK/NAK: expected seq; INDICATOR: colour; KEEPALIVE: none */
     } u;
 } sp_message;
 

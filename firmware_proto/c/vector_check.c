@@ -57,6 +57,12 @@ static void emit_meaning(const sp_message *m)
         emit_text(m->u.hello.serial_number);
         emit(":fw=");
         emit_text(m->u.hello.firmware_version);
+        if (m->u.hello.has_challenge) {
+            snprintf(buf, sizeof buf, ":ch=%08lx", (unsigned long)m->u.hello.challenge);
+            emit(buf);
+        } else {
+            emit(":ch=-");
+        }
         return;
     case SP_HEARTBEAT:
         snprintf(buf, sizeof buf, "M:HEARTBEAT:up=%lu:ind=%u",
@@ -88,7 +94,8 @@ static void emit_meaning(const sp_message *m)
         snprintf(buf, sizeof buf, "M:NAK:%u", m->u.value);
         break;
     case SP_RESET:
-        snprintf(buf, sizeof buf, "M:RESET:v=%u", m->u.value);
+        snprintf(buf, sizeof buf, "M:RESET:v=%u:ch=%08lx", m->u.reset.protocol_version,
+                 (unsigned long)m->u.reset.challenge);
         break;
     case SP_INDICATOR:
         snprintf(buf, sizeof buf, "M:INDICATOR:%u", m->u.value);

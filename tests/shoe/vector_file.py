@@ -37,7 +37,8 @@ def meaning(msg: fp.Message) -> str:
         case m.Hello():
             return (f"HELLO:v={msg.protocol_version}:boot={msg.boot_id:08x}:next={msg.next_seq}"
                     f":vendor={_text(msg.vendor)}:model={_text(msg.model)}"
-                    f":serial={_text(msg.serial_number)}:fw={_text(msg.firmware_version)}")
+                    f":serial={_text(msg.serial_number)}:fw={_text(msg.firmware_version)}"
+                    f":ch={'-' if msg.challenge is None else f'{msg.challenge:08x}'}")
         case m.Heartbeat():
             return f"HEARTBEAT:up={msg.uptime_ms}:ind={int(msg.indicator)}"
         case m.Card():
@@ -55,7 +56,7 @@ def meaning(msg: fp.Message) -> str:
         case m.Nak():
             return f"NAK:{msg.next_seq}"
         case m.Reset():
-            return f"RESET:v={msg.protocol_version}"
+            return f"RESET:v={msg.protocol_version}:ch={msg.challenge:08x}"
         case m.SetIndicator():
             return f"INDICATOR:{int(msg.colour)}"
         case m.Keepalive():
