@@ -68,15 +68,11 @@ class FramedSession(ShoeSession):
         heartbeat_timeout: float = HEARTBEAT_TIMEOUT_S,
         reset_interval: float = RESET_INTERVAL_S,
         idle_abandon: float = IDLE_ABANDON_S,
-        keepalive_interval: float = KEEPALIVE_INTERVAL_S,
-        stall_timeout: float = STALL_TIMEOUT_S,
         replaying: bool = False,
     ) -> None:
         self.heartbeat_timeout = heartbeat_timeout
         self.reset_interval = reset_interval
         self.idle_abandon = idle_abandon
-        self.keepalive_interval = keepalive_interval
-        self.stall_timeout = stall_timeout
         # A capture holds the shoe's bytes, not the RESETs they answered: its
         # HELLOs are taken as answers whatever challenge they echo.
         self.replaying = replaying
@@ -126,7 +122,7 @@ class FramedSession(ShoeSession):
             self._online = False
             out.events.append(ShoeOffline(
                 f"no frame from the shoe for {self.heartbeat_timeout:g} s"))
-        if self._online and now - self._last_keepalive_at >= self.keepalive_interval:
+        if self._online and now - self._last_keepalive_at >= KEEPALIVE_INTERVAL_S:
             # The shoe's watchdog: silence from here turns its light red (§4.7).
             self._last_keepalive_at = now
             out.tx += fp.encode_message(fp.Keepalive())
@@ -214,13 +210,13 @@ class FramedSession(ShoeSession):
                 pass
         if self._refused_since is None:
             self._refused_since = now
-        elif now - self._refused_since >= self.stall_timeout:
+        elif now - self._refused_since >= STALL_TIMEOUT_S:
             # The shoe ignores every answer: an ACK or NAK outside what it holds
             # is damage to it (§4.2). Online but stuck is the one state a
             # croupier cannot see, so the session ends and starts again.
             self._counters.stalls += 1
             self._restart(f"the link stalled: the shoe's frames from seq {seq} were refused "
-                          f"for {self.stall_timeout:g} s", now, out)
+                          f"for {STALL_TIMEOUT_S:g} s", now, out)
         return False
 
     def _restart(self, reason: str, now: float, out: SessionOutput) -> None:

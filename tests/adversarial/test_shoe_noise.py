@@ -72,6 +72,8 @@ def test_a_mebibyte_of_line_noise_is_one_alarm_with_its_count(
             after = st.call(lambda: rows(journal))
             added = st.call(lambda: list(table.journal.records("bac", after=last)))
 
+    print(f"\n{garbled} garbled lines: {after[0] - before[0]} journal rows, "
+          f"{after[1] - before[1]} outbox messages, the card's included")
     assert garbled > 1000
     alarms = [r for r in added if r.kind == "alarm"]
     assert {r.body["code"] for r in alarms} == {"shoe_rejected_line"}
