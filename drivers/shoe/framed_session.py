@@ -26,6 +26,9 @@ KEEPALIVE_INTERVAL_S = fp.messages.KEEPALIVE_INTERVAL_MS / 1000
 # Sequenced frames refused (duplicates, gaps) this long with none delivered: the
 # two ends disagree on where they are, and only a new handshake can tell.
 STALL_TIMEOUT_S = 2.0
+# A shoe retransmits within 1 s (PROTOCOL.md §4.2): refusals further apart than
+# this are separate mishaps (a lost ACK now and then), not one stall.
+REFUSALS_APART_S = 1.0
 # A malformed sequenced frame is believed only when repeated identically: noise
 # that slips past the CRC does not repeat itself, a firmware bug does.
 MALFORMED_REPEATS = 3
@@ -87,6 +90,7 @@ class FramedSession(ShoeSession):
         self._last_reset_at: float | None = None
         self._last_keepalive_at = 0.0
         self._refused_since: float | None = None
+        self._refused_last = 0.0
         self._challenge = _new_challenge()
         self._wanted_indicator: fp.Indicator | None = None
         self._version_refused: int | None = None
@@ -208,9 +212,10 @@ class FramedSession(ShoeSession):
                 self._counters.out_of_order += 1
             case fp.Verdict.NOT_CONNECTED:
                 pass
-        if self._refused_since is None:
+        if self._refused_since is None or now - self._refused_last > REFUSALS_APART_S:
             self._refused_since = now
-        elif now - self._refused_since >= STALL_TIMEOUT_S:
+        self._refused_last = now
+        if now - self._refused_since >= STALL_TIMEOUT_S:
             # The shoe ignores every answer: an ACK or NAK outside what it holds
             # is damage to it (§4.2). Online but stuck is the one state a
             # croupier cannot see, so the session ends and starts again.
@@ -237,9 +242,6 @@ class FramedSession(ShoeSession):
                           "handshaking again", now, out)
             return
         if hello.protocol_version != fp.PROTOCOL_VERSION:
-            if self._online:
-                self._online = False
-                out.events.append(ShoeOffline("protocol version changed"))
             # The shoe answers every RESET with the same HELLO: one alarm is enough.
             if self._version_refused != hello.protocol_version:
                 self._version_refused = hello.protocol_version
