@@ -103,14 +103,11 @@ def card_ref(boot_id: int | None, event: CardDrawn | ShoeCardUnread) -> str | No
 
 def refusal_key(event: ShoeEvent) -> str | None:
     """What makes two refusals from the line identical, or None for an input
-    that is not a refusal of the line."""
+    that is not a refusal of the line. (No backend delivers a not-a-card: the
+    framed codec decodes ranks and suits, a Bee-Tek card line that does not
+    parse is an unread card, which the table must hear each time.)"""
     if isinstance(event, ShoeAlarm) and event.code in LINE_REFUSALS:
         return event.code
-    if isinstance(event, CardDrawn):
-        try:
-            parse_card(event.card)
-        except CardError:
-            return f"bad_card {event.card}"
     return None
 
 
@@ -163,9 +160,8 @@ class ShoeBridge:
             item, ref = self._input(event)
             if item is None:
                 return
-            key = refusal_key(event)
-            if not isinstance(item, Command) or key is not None:
-                loop.call_soon_threadsafe(self._submit, item, key)
+            if not isinstance(item, Command):
+                loop.call_soon_threadsafe(self._submit, item, refusal_key(event))
                 return
             reply: concurrent.futures.Future[Outcome] = concurrent.futures.Future()
             item.reply = reply
@@ -213,10 +209,9 @@ class ShoeBridge:
             return
         self._flush_repeats()
         if key is not None:
-            first = item if isinstance(item, Alarm) else Alarm(
-                "shoe_bad_card", f"the shoe sent {key.split(' ', 1)[1]!r}, not a card", "shoe")
+            assert isinstance(item, Alarm)
             flush = asyncio.get_running_loop().call_later(REFUSALS_WINDOW_S, self._flush_repeats)
-            self._repeats = _Repeats(key, first, flush=flush)
+            self._repeats = _Repeats(key, item, flush=flush)
         self.actor.submit(item)
 
     def _flush_repeats(self) -> None:
