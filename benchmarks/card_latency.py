@@ -53,7 +53,7 @@ from pathlib import Path
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
-from dealer_station.actor import Command, DeviceChange, Outcome, TableActor
+from dealer_station.actor import Alarm, Command, DeviceChange, Outcome, TableActor
 from dealer_station.config import parse_config
 from dealer_station.journal import OutMessage, Record
 from dealer_station.shoe_bridge import ShoeBridge
@@ -181,7 +181,9 @@ class StageProbe:
         current: dict[str, float] = {}  # the input in hand; a new dict for each
         to_input = ShoeBridge._input
 
-        def timed_input(bridge: ShoeBridge, event: ShoeEvent) -> Command | DeviceChange | None:
+        def timed_input(
+            bridge: ShoeBridge, event: ShoeEvent
+        ) -> tuple[Command | DeviceChange | Alarm | None, str | None]:
             if isinstance(event, CardDrawn):
                 self.inputs.append(time.perf_counter())
             return to_input(bridge, event)

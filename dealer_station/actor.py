@@ -118,6 +118,8 @@ class Alarm:
     # it is for, like any command, and is told whether it was taken.
     expect: Precondition | None = None
     reply: asyncio.Future[Outcome] | None = None
+    # How many identical refusals this one record stands for (a noisy line).
+    count: int = 1
 
 
 @dataclass(frozen=True)
@@ -563,7 +565,7 @@ class TableActor:
 
     def _alarm_record(self, alarm: Alarm, now: datetime) -> Outcome:
         round_id = self._round_of(self.state)
-        body = {"code": alarm.code, "message": alarm.message}
+        body: dict[str, Any] = {"code": alarm.code, "message": alarm.message}
         stale = alarm.expect.stale(self.state) if alarm.expect is not None else None
         if stale is not None:
             data = {"reason": "stale", "detail": stale, "event": {"type": "alarm", **body}}
@@ -571,20 +573,31 @@ class TableActor:
             record = Record(self.id, iso(now), alarm.source, "alarm", body, "rejected", "stale")
             seq = self.journal.append(replace(record, detail=stale), [refused])
             return Outcome(False, seq, "stale", stale)
-        message = self._raise_alarm(alarm.code, alarm.message, alarm.source, round_id, now)
+        message = self._raise_alarm(
+            alarm.code, alarm.message, alarm.source, round_id, now, alarm.count
+        )
+        if alarm.count != 1:
+            body["count"] = alarm.count
         seq = self.journal.append(
             Record(self.id, iso(now), alarm.source, "alarm", body, "note"), [message]
         )
         return Outcome(True, seq)
 
     def _raise_alarm(
-        self, code: str, message: str, source: str, round_id: str | None, now: datetime
+        self,
+        code: str,
+        message: str,
+        source: str,
+        round_id: str | None,
+        now: datetime,
+        count: int = 1,
     ) -> OutMessage:
         alarm = {"code": code, "message": message, "source": source, "at": iso(now)}
         self.alarms = [a for a in self.alarms if a["code"] != code] + [alarm]
-        return self._event_message(
-            "alarm", {"code": code, "message": message}, "station", round_id, now
-        )
+        data: dict[str, Any] = {"code": code, "message": message}
+        if count != 1:
+            data["count"] = count
+        return self._event_message("alarm", data, "station", round_id, now)
 
     # -- messages -------------------------------------------------------------------------
 

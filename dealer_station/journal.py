@@ -217,6 +217,17 @@ class Journal:
         ).fetchone()
         return None if row is None else dict(json.loads(row[0]))
 
+    def recent_ids(self, table: str, source: str, limit: int) -> list[str]:
+        """The device names (``id``) of the table's last ``limit`` events from
+        ``source`` that carry one, newest first."""
+        rows = self._db.execute(
+            "SELECT json_extract(body, '$.id') FROM journal WHERE table_id = ? AND source = ?"
+            " AND kind = 'event' AND json_extract(body, '$.id') IS NOT NULL"
+            " ORDER BY seq DESC LIMIT ?",
+            (table, source, limit),
+        )
+        return [str(r[0]) for r in rows]
+
     def last_message(self, table: str, kind: str) -> str | None:
         """The payload of the table's last outbox message of that type."""
         row = self._db.execute(

@@ -7,13 +7,20 @@ event: so the shoe forgets a card only when the journal holds it.
 
 The price of that order: a station that dies between journaling a card and
 acknowledging it sees the shoe send that card again after the restart. Each
-journaled card carries the shoe's name for it (``<boot id>:<card index>``);
-right after a start, a card the journal already holds under that name is
-recognised and dropped. The check ends at the first new card or shoe-state
-message, because the card index restarts with each shoe inserted.
+journaled card carries the shoe's name for it, ``<boot id>:<insertion>:<card
+index>`` (framed protocol, version 2), which no other card of any shoe, boot or
+insertion shares. A card is dropped as a duplicate only when a card under that
+whole name is journaled: the names of the table's last shoe events are read
+from the journal at the start (they hold everything a shoe can still resend: its
+queue is 64 messages) and each card journaled since is added. The Bee-Tek shoe
+never resends and names nothing, so none of its cards is ever dropped.
+
+A noisy line refuses the same way thousands of times: the first refusal is
+journaled and alarmed at once, the repeats of the next `REFUSALS_WINDOW_S` are
+counted and journaled as one alarm with the count.
 
 The indicator follows what the table waits for: green when a card is due, red
-otherwise.
+otherwise, and red before the bridge lets go of the shoe.
 """
 
 from __future__ import annotations
@@ -21,6 +28,8 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import logging
+from collections import deque
+from dataclasses import dataclass
 
 from dealer_station.actor import Alarm, Command, DeviceChange, Outcome, TableActor
 from dealer_station.config import ShoeConfig
@@ -52,6 +61,16 @@ SHOE_STATE_ADVICE = {
 # event (the loop is stopping); the shoe then sends it again.
 JOURNAL_WAIT_S = 10.0
 
+# Card names remembered: four times the shoe's queue, so that every card a shoe
+# can resend after a restart is among them.
+REMEMBERED_CARDS = 256
+
+# Identical refusals within this time after the first are one journal record.
+REFUSALS_WINDOW_S = 10.0
+
+# The shoe's alarms that say "the line carried something that is not a message".
+LINE_REFUSALS = frozenset({"rejected_line", "malformed_message"})
+
 
 def to_input(event: ShoeEvent, ref: str | None = None) -> Command | DeviceChange | Alarm:
     if isinstance(event, CardDrawn):
@@ -75,14 +94,48 @@ def to_input(event: ShoeEvent, ref: str | None = None) -> Command | DeviceChange
     return Alarm(f"shoe_{event.code}", event.text, "shoe")
 
 
-def last_card_ref(actor: TableActor) -> tuple[int, int] | None:
-    """The shoe's name for the last card the journal holds: (boot id, index)."""
-    body = actor.journal.last_body(actor.id, "shoe")
-    ref = None if body is None else body.get("id")
-    if not isinstance(ref, str) or ":" not in ref:
+def card_ref(boot_id: int | None, event: CardDrawn | ShoeCardUnread) -> str | None:
+    """The shoe's name for a card, or None when the shoe gives it none."""
+    if boot_id is None or event.insertion is None or event.shoe_index is None:
         return None
-    boot, index = ref.split(":")
-    return int(boot), int(index)
+    return f"{boot_id}:{event.insertion}:{event.shoe_index}"
+
+
+def refusal_key(event: ShoeEvent) -> str | None:
+    """What makes two refusals from the line identical, or None for an input
+    that is not a refusal of the line. (No backend delivers a not-a-card: the
+    framed codec decodes ranks and suits, a Bee-Tek card line that does not
+    parse is an unread card, which the table must hear each time.)"""
+    if isinstance(event, ShoeAlarm) and event.code in LINE_REFUSALS:
+        return event.code
+    return None
+
+
+class CardNames:
+    """The names of the cards the journal holds, the newest `REMEMBERED_CARDS`."""
+
+    def __init__(self, journaled: list[str]) -> None:
+        self._order: deque[str] = deque(maxlen=REMEMBERED_CARDS)
+        self._names: set[str] = set()
+        for name in reversed(journaled[:REMEMBERED_CARDS]):
+            self.add(name)
+
+    def __contains__(self, name: str) -> bool:
+        return name in self._names
+
+    def add(self, name: str) -> None:
+        if len(self._order) == self._order.maxlen:
+            self._names.discard(self._order[0])
+        self._order.append(name)
+        self._names.add(name)
+
+
+@dataclass
+class _Repeats:
+    key: str
+    first: Alarm
+    count: int = 0
+    flush: asyncio.TimerHandle | None = None
 
 
 class ShoeBridge:
@@ -92,29 +145,36 @@ class ShoeBridge:
         self.link: ShoeLink | None = None
         self.green: bool | None = None
         self.boot_id: int | None = None
-        self.journaled: tuple[int, int] | None = None
+        self.cards = CardNames([])
         self.duplicates_dropped = 0
+        self._repeats: _Repeats | None = None
+        self._closing = False
+        self._loop: asyncio.AbstractEventLoop | None = None
 
     def start(self) -> None:
-        loop = asyncio.get_running_loop()
-        self.journaled = last_card_ref(self.actor)
+        loop = self._loop = asyncio.get_running_loop()
+        self.cards = CardNames(self.actor.journal.recent_ids(self.actor.id, "shoe",
+                                                             REMEMBERED_CARDS))
 
         def post(event: ShoeEvent) -> None:
-            item = self._input(event)
+            item, ref = self._input(event)
             if item is None:
                 return
             if not isinstance(item, Command):
-                loop.call_soon_threadsafe(self.actor.submit, item)
+                loop.call_soon_threadsafe(self._submit, item, refusal_key(event))
                 return
             reply: concurrent.futures.Future[Outcome] = concurrent.futures.Future()
             item.reply = reply
             try:
-                loop.call_soon_threadsafe(self.actor.submit, item)
+                loop.call_soon_threadsafe(self._submit, item, None)
                 reply.result(timeout=JOURNAL_WAIT_S)
             except concurrent.futures.TimeoutError:
                 log.warning("table %s: the journal did not take %s in time", self.actor.id, event)
             except RuntimeError:  # the loop closed, or the table failed on it (logged there)
                 log.warning("table %s: %s was not journaled", self.actor.id, event)
+            else:
+                if ref is not None:
+                    self.cards.add(ref)
 
         options: dict[str, float | int] = {}
         if self.config.baudrate:
@@ -125,30 +185,73 @@ class ShoeBridge:
         self.actor.listeners.append(self._follow_table)
         self.link.start()
 
-    def _input(self, event: ShoeEvent) -> Command | DeviceChange | Alarm | None:
-        """The table's input for ``event``, or None for a card already journaled."""
+    def _input(self, event: ShoeEvent) -> tuple[Command | DeviceChange | Alarm | None, str | None]:
+        """The table's input for ``event`` and the card's name, or None for a
+        card the journal already holds under that name. In the link's thread."""
         if isinstance(event, ShoeOnline):
             self.boot_id = event.boot_id
-        if isinstance(event, ShoeState):
-            self.journaled = None
-        if not isinstance(event, CardDrawn | ShoeCardUnread) or event.shoe_index is None:
-            return to_input(event)
-        ref = f"{self.boot_id}:{event.shoe_index}" if self.boot_id is not None else None
-        if self.journaled is not None and self.boot_id is not None:
-            boot, index = self.journaled
-            if boot == self.boot_id and event.shoe_index <= index:
-                self.duplicates_dropped += 1
-                log.warning("table %s: card %s is already journaled", self.actor.id, ref)
-                return None
-            self.journaled = None
-        return to_input(event, ref)
+        if not isinstance(event, CardDrawn | ShoeCardUnread):
+            return to_input(event), None
+        ref = card_ref(self.boot_id, event)
+        if ref is not None and ref in self.cards:
+            self.duplicates_dropped += 1
+            log.warning("table %s: card %s is already journaled", self.actor.id, ref)
+            return None, ref
+        return to_input(event, ref), ref
+
+    # -- on the loop ------------------------------------------------------------------
+
+    def _submit(self, item: Command | DeviceChange | Alarm, key: str | None) -> None:
+        """Hand ``item`` to the table; a refusal like the last is only counted."""
+        repeats = self._repeats
+        if key is not None and repeats is not None and repeats.key == key:
+            repeats.count += 1
+            return
+        self._flush_repeats()
+        if key is not None:
+            assert isinstance(item, Alarm)
+            flush = asyncio.get_running_loop().call_later(REFUSALS_WINDOW_S, self._flush_repeats)
+            self._repeats = _Repeats(key, item, flush=flush)
+        self.actor.submit(item)
+
+    def _flush_repeats(self) -> None:
+        """Journal the refusals counted since the first, as one alarm."""
+        repeats, self._repeats = self._repeats, None
+        if repeats is None:
+            return
+        if repeats.flush is not None:
+            repeats.flush.cancel()
+        if repeats.count:
+            first = repeats.first
+            self.actor.submit(Alarm(
+                first.code,
+                f"{repeats.count} more like this: {first.message}",
+                first.source,
+                count=repeats.count,
+            ))
+
+    # -- the indicator ----------------------------------------------------------------
 
     def close(self) -> None:
-        if self.link is not None:
-            self.link.close()
+        """Red first, so the croupier stops drawing; then let go of the shoe and
+        journal the refusals still being counted. Called from another thread
+        while the table still runs."""
+        self._closing = True
+        if self.link is None:
+            return
+        if self.link.supports_indicator:
+            self.link.set_indicator(Indicator.RED)
+        self.link.close()
+        if self._loop is not None and not self._loop.is_closed():
+            self._loop.call_soon_threadsafe(self._flush_repeats)
 
     def _follow_table(self, actor: TableActor) -> None:
-        if self.link is None or not self.link.supports_indicator or actor.state is None:
+        if (
+            self._closing
+            or self.link is None
+            or not self.link.supports_indicator
+            or actor.state is None
+        ):
             return
         green = actor.state.next_step().kind == "card"
         if green != self.green:

@@ -1,4 +1,4 @@
-"""The messages of protocol version 1 and their payload layouts.
+"""The messages of protocol version 2 and their payload layouts.
 
 Layouts are fixed big-endian fields (see PROTOCOL.md, "Messages"). `decode_message`
 turns a checked `Frame` into one of the dataclasses below or raises `MessageError`
@@ -15,7 +15,7 @@ from typing import TypeVar
 from firmware_proto.errors import EncodeError, MessageError
 from firmware_proto.framing import MAX_PAYLOAD, Frame, encode_frame
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2
 
 RANKS = "A23456789TJQK"
 SUITS = "CDHS"
@@ -38,6 +38,7 @@ class MessageType(IntEnum):
     NAK = 0x82
     RESET = 0x83
     INDICATOR = 0x84
+    KEEPALIVE = 0x85
 
 
 def is_sequenced(type_code: int) -> bool:
@@ -74,6 +75,9 @@ class Hello:
     model: str
     serial_number: str
     firmware_version: str
+    # The challenge of the RESET this HELLO answers (0 at power-up): only the
+    # answer to its own RESET moves the station (§4.5). None: a version 1 HELLO.
+    challenge: int | None = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,6 +93,9 @@ class Card:
     suit: int
     burn: bool
     shoe_time_ms: int
+    # Which shoe since power-up (1 for the first inserted): with the boot id and
+    # the index it names the card for ever, across re-inserts and restarts.
+    insertion: int = 1
 
     @property
     def code(self) -> str:
@@ -102,6 +109,7 @@ class CardUnread:
     burn: bool
     shoe_time_ms: int
     reason: UnreadReason
+    insertion: int = 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,6 +137,7 @@ class Nak:
 @dataclass(frozen=True, slots=True)
 class Reset:
     protocol_version: int
+    challenge: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,22 +145,38 @@ class SetIndicator:
     colour: Indicator
 
 
+@dataclass(frozen=True, slots=True)
+class Keepalive:
+    """The station is alive: a shoe that hears nothing for `STATION_SILENCE_MS`
+    turns its indicator red by itself (PROTOCOL.md §4.7)."""
+
+
 Message = (
     Hello | Heartbeat | Card | CardUnread | ShoeStatus | ShoeError
-    | Ack | Nak | Reset | SetIndicator
+    | Ack | Nak | Reset | SetIndicator | Keepalive
 )
 
-_CARD = struct.Struct(">HBBBI")
-_UNREAD = struct.Struct(">HBIB")
+# How long the shoe waits for any valid frame from the station before it shows red.
+STATION_SILENCE_MS = 3000
+# How often the station sends KEEPALIVE while a session is up.
+KEEPALIVE_INTERVAL_MS = 1000
+
+_CARD = struct.Struct(">HHBBBI")
+_UNREAD = struct.Struct(">HHBIB")
 _STATE = struct.Struct(">BI")
 _HEARTBEAT = struct.Struct(">IB")
 _HELLO_HEAD = struct.Struct(">BIB")
+_CHALLENGE = struct.Struct(">I")
+_RESET = struct.Struct(">BI")
 
 
-def card_from_code(code: str, index: int, *, burn: bool = False, shoe_time_ms: int = 0) -> Card:
+def card_from_code(
+    code: str, index: int, *, burn: bool = False, shoe_time_ms: int = 0, insertion: int = 1
+) -> Card:
     if len(code) != 2 or code[0] not in RANKS or code[1] not in SUITS:
         raise EncodeError(f"not a card: {code!r}")
-    return Card(index, RANKS.index(code[0]) + 1, SUITS.index(code[1]), burn, shoe_time_ms)
+    return Card(index, RANKS.index(code[0]) + 1, SUITS.index(code[1]), burn, shoe_time_ms,
+                insertion)
 
 
 def type_of(message: Message) -> MessageType:
@@ -178,6 +203,8 @@ def _encode_payload(message: Message) -> bytes:
             strings = (message.vendor, message.model, message.serial_number,
                        message.firmware_version)
             payload = head + b"".join(_encode_text(s) for s in strings)
+            if message.challenge is not None:
+                payload += _CHALLENGE.pack(message.challenge)
             if len(payload) > MAX_PAYLOAD:
                 raise EncodeError(f"HELLO of {len(payload)} bytes exceeds {MAX_PAYLOAD}")
             return payload
@@ -186,11 +213,12 @@ def _encode_payload(message: Message) -> bytes:
         case Card():
             if not 1 <= message.rank <= 13 or not 0 <= message.suit <= 3:
                 raise EncodeError(f"no card has rank {message.rank} suit {message.suit}")
-            return _CARD.pack(message.index, message.rank, message.suit,
+            return _CARD.pack(message.insertion, message.index, message.rank, message.suit,
                               FLAG_BURN if message.burn else 0, message.shoe_time_ms)
         case CardUnread():
-            return _UNREAD.pack(message.index, FLAG_BURN if message.burn else 0,
-                                message.shoe_time_ms, message.reason)
+            return _UNREAD.pack(message.insertion, message.index,
+                                FLAG_BURN if message.burn else 0, message.shoe_time_ms,
+                                message.reason)
         case ShoeStatus():
             return _STATE.pack(message.condition, message.shoe_time_ms)
         case ShoeError():
@@ -198,9 +226,11 @@ def _encode_payload(message: Message) -> bytes:
         case Ack() | Nak():
             return bytes((message.next_seq,))
         case Reset():
-            return bytes((message.protocol_version,))
+            return _RESET.pack(message.protocol_version, message.challenge)
         case SetIndicator():
             return bytes((message.colour,))
+        case Keepalive():
+            return b""
 
 
 def _encode_text(text: str) -> bytes:
@@ -226,16 +256,16 @@ def decode_message(frame: Frame) -> Message:
             uptime, colour = _unpack(_HEARTBEAT, t, p)
             return Heartbeat(uptime, _enum(Indicator, colour, t, "indicator"))
         case MessageType.CARD:
-            index, rank, suit, flags, stamp = _unpack(_CARD, t, p)
+            insertion, index, rank, suit, flags, stamp = _unpack(_CARD, t, p)
             if not 1 <= rank <= 13:
                 raise MessageError(t, "bad_field", f"rank {rank} is outside 1..13")
             if suit > 3:
                 raise MessageError(t, "bad_field", f"suit {suit} is outside 0..3")
-            return Card(index, rank, suit, bool(flags & FLAG_BURN), stamp)
+            return Card(index, rank, suit, bool(flags & FLAG_BURN), stamp, insertion)
         case MessageType.CARD_UNREAD:
-            index, flags, stamp, reason = _unpack(_UNREAD, t, p)
+            insertion, index, flags, stamp, reason = _unpack(_UNREAD, t, p)
             return CardUnread(index, bool(flags & FLAG_BURN), stamp,
-                              _enum(UnreadReason, reason, t, "reason"))
+                              _enum(UnreadReason, reason, t, "reason"), insertion)
         case MessageType.SHOE_STATE:
             condition, stamp = _unpack(_STATE, t, p)
             return ShoeStatus(_enum(ShoeCondition, condition, t, "shoe state"), stamp)
@@ -249,11 +279,14 @@ def decode_message(frame: Frame) -> Message:
             _expect_length(p, 1, t)
             return Ack(p[0]) if kind is MessageType.ACK else Nak(p[0])
         case MessageType.RESET:
-            _expect_length(p, 1, t)
-            return Reset(p[0])
+            version, challenge = _unpack(_RESET, t, p)
+            return Reset(version, challenge)
         case MessageType.INDICATOR:
             _expect_length(p, 1, t)
             return SetIndicator(_enum(Indicator, p[0], t, "indicator"))
+        case MessageType.KEEPALIVE:
+            _expect_length(p, 0, t)
+            return Keepalive()
 
 
 def _decode_hello(p: bytes) -> Hello:
@@ -266,8 +299,12 @@ def _decode_hello(p: bytes) -> Hello:
     model, rest = _decode_text(rest, t)
     serial_number, rest = _decode_text(rest, t)
     firmware, rest = _decode_text(rest, t)
-    _expect_empty(rest, t)
-    return Hello(version, boot_id, next_seq, vendor, model, serial_number, firmware)
+    # Version 1 ends with the texts: decoded all the same, so that the station
+    # can say which version it refuses.
+    challenge = None
+    if rest:
+        (challenge,) = _unpack(_CHALLENGE, t, rest)
+    return Hello(version, boot_id, next_seq, vendor, model, serial_number, firmware, challenge)
 
 
 def _decode_text(p: bytes, t: int) -> tuple[str, bytes]:
@@ -315,4 +352,5 @@ _TYPE_OF: dict[type, MessageType] = {
     Nak: MessageType.NAK,
     Reset: MessageType.RESET,
     SetIndicator: MessageType.INDICATOR,
+    Keepalive: MessageType.KEEPALIVE,
 }

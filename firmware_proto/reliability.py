@@ -47,6 +47,9 @@ class HandshakeResult:
     """The shoe came back with another boot id: what it had not sent is gone."""
     lost: int
     """Messages the shoe no longer holds though they never arrived here."""
+    false_position: int | None = None
+    """The `expected` given up because the shoe holds more than a window before
+    it: no genuine shoe can, so it came from a false HELLO (§4.5)."""
 
 
 class ReliableReceiver:
@@ -61,6 +64,7 @@ class ReliableReceiver:
     def handshake(self, hello: Hello) -> HandshakeResult:
         restarted = self.boot_id is not None and hello.boot_id != self.boot_id
         lost = 0
+        false_position = None
         if self.expected is None or hello.boot_id != self.boot_id:
             self.expected = hello.next_seq
         else:
@@ -68,9 +72,14 @@ class ReliableReceiver:
             if ahead > 0:
                 lost = ahead
                 self.expected = hello.next_seq
+            elif ahead < -WINDOW:
+                # The shoe sends at most a window past its oldest unacknowledged
+                # message, so this station cannot have received more than that.
+                false_position = self.expected
+                self.expected = hello.next_seq
         self.boot_id = hello.boot_id
         self._nak_sent_for = None
-        return HandshakeResult(Ack(self.expected), restarted, lost)
+        return HandshakeResult(Ack(self.expected), restarted, lost, false_position)
 
     def receive(self, seq: int) -> tuple[Verdict, Ack | Nak | None]:
         if self.expected is None:

@@ -8,6 +8,7 @@ report.
 from __future__ import annotations
 
 import tempfile
+import time
 from pathlib import Path
 from types import TracebackType
 from typing import Self
@@ -62,6 +63,20 @@ class BeeTekShoeSimulator:
     def write_raw(self, data: bytes) -> None:
         self._pty.write(data)
         self.line_log += data
+
+    def stream(self, data: bytes, timeout: float = 60.0) -> None:
+        """Write all of `data`, as fast as the station reads it (a UART's flow,
+        not a burst that overflows the line)."""
+        deadline = time.monotonic() + timeout
+        view = memoryview(data)
+        while view:
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"the station stopped reading ({len(view)} bytes left)")
+            written = self._pty.write(bytes(view[:4096]))
+            self.line_log += view[:written]
+            view = view[written:]
+            if not written:
+                time.sleep(0.001)
 
     def unplug(self) -> None:
         self._pty.close()

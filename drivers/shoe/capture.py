@@ -8,7 +8,9 @@ Two formats are read:
   RX lines are what the station received, TX lines what it sent.
 
 Decoding runs the received bytes through the same session class as the live
-driver, with the clock stopped, so a capture reads exactly as the station read it.
+driver, with the clock stopped, so a capture reads as the station read it; only
+the challenge of each HELLO is not checked, since the RESETs it answered are not
+in the capture.
 """
 
 from __future__ import annotations
@@ -68,7 +70,7 @@ def decode_capture(capture: Capture, protocol: str = "framed") -> DecodedCapture
 
 def new_session(protocol: str) -> ShoeSession:
     if protocol == "framed":
-        return FramedSession()
+        return FramedSession(replaying=True)
     if protocol == "beetek":
         return BeeTekSession()
     raise BadCapture(f"unknown protocol {protocol!r}; known: {', '.join(PROTOCOLS)}")

@@ -1,8 +1,11 @@
 """What a shoe link tells the station: typed events, one class per kind.
 
 Cards are the station's two-character form, rank then suit ("AS", "TD", "7H").
-`shoe_index` and `shoe_time_ms` are the shoe's own numbering and clock, None when
-the protocol does not carry them (the Bee-Tek ASCII shoe).
+`shoe_index`, `insertion` and `shoe_time_ms` are the shoe's own numbering and
+clock, None when the protocol does not carry them (the Bee-Tek ASCII shoe). With
+the boot id of the `ShoeOnline` before them, `insertion` and `shoe_index` name a
+card for ever: the index restarts with each shoe inserted, the insertion number
+with each power-up, the boot id never repeats.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ class CardDrawn:
     burn: bool = False
     shoe_index: int | None = None
     shoe_time_ms: int | None = None
+    insertion: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,6 +33,7 @@ class CardUnread:
     burn: bool = False
     shoe_index: int | None = None
     shoe_time_ms: int | None = None
+    insertion: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,9 +49,10 @@ class ShoeOnline:
     model: str = ""
     serial_number: str = ""
     firmware_version: str = ""
-    # The shoe's boot identity (framed protocol): with a card's shoe_index it
-    # names that card uniquely, so a station that restarted between journaling
-    # a card and acknowledging it can recognise the shoe's retransmission.
+    # The shoe's boot identity (framed protocol): with a card's insertion and
+    # shoe_index it names that card uniquely, so a station that restarted
+    # between journaling a card and acknowledging it can recognise the shoe's
+    # retransmission.
     boot_id: int | None = None
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import secrets
 from dataclasses import asdict, dataclass
 
 import firmware_proto as fp
@@ -21,6 +22,13 @@ from firmware_proto.framing import DecoderCounters
 HEARTBEAT_TIMEOUT_S = 3.0
 RESET_INTERVAL_S = 1.0
 IDLE_ABANDON_S = 0.02
+KEEPALIVE_INTERVAL_S = fp.messages.KEEPALIVE_INTERVAL_MS / 1000
+# Sequenced frames refused (duplicates, gaps) this long with none delivered: the
+# two ends disagree on where they are, and only a new handshake can tell.
+STALL_TIMEOUT_S = 2.0
+# A shoe retransmits within 1 s (PROTOCOL.md §4.2): refusals further apart than
+# this are separate mishaps (a lost ACK now and then), not one stall.
+REFUSALS_APART_S = 1.0
 # A malformed sequenced frame is believed only when repeated identically: noise
 # that slips past the CRC does not repeat itself, a firmware bug does.
 MALFORMED_REPEATS = 3
@@ -48,6 +56,9 @@ class FramedCounters:
     acks_sent: int = 0
     naks_sent: int = 0
     handshakes: int = 0
+    unexpected_hellos: int = 0
+    unanswered_hellos: int = 0
+    stalls: int = 0
 
 
 class FramedSession(ShoeSession):
@@ -60,10 +71,14 @@ class FramedSession(ShoeSession):
         heartbeat_timeout: float = HEARTBEAT_TIMEOUT_S,
         reset_interval: float = RESET_INTERVAL_S,
         idle_abandon: float = IDLE_ABANDON_S,
+        replaying: bool = False,
     ) -> None:
         self.heartbeat_timeout = heartbeat_timeout
         self.reset_interval = reset_interval
         self.idle_abandon = idle_abandon
+        # A capture holds the shoe's bytes, not the RESETs they answered: its
+        # HELLOs are taken as answers whatever challenge they echo.
+        self.replaying = replaying
         # The receiver outlives connections: after an unplug the shoe resumes
         # where the station's `expected` says, so nothing repeats or goes missing.
         self._receiver = fp.ReliableReceiver()
@@ -73,6 +88,10 @@ class FramedSession(ShoeSession):
         self._last_frame_at = 0.0
         self._last_byte_at = 0.0
         self._last_reset_at: float | None = None
+        self._last_keepalive_at = 0.0
+        self._refused_since: float | None = None
+        self._refused_last = 0.0
+        self._challenge = _new_challenge()
         self._wanted_indicator: fp.Indicator | None = None
         self._version_refused: int | None = None
         self._malformed_key: tuple[int, int, bytes] | None = None
@@ -107,6 +126,10 @@ class FramedSession(ShoeSession):
             self._online = False
             out.events.append(ShoeOffline(
                 f"no frame from the shoe for {self.heartbeat_timeout:g} s"))
+        if self._online and now - self._last_keepalive_at >= KEEPALIVE_INTERVAL_S:
+            # The shoe's watchdog: silence from here turns its light red (§4.7).
+            self._last_keepalive_at = now
+            out.tx += fp.encode_message(fp.Keepalive())
         if not self._online and (
             self._last_reset_at is None or now - self._last_reset_at >= self.reset_interval
         ):
@@ -144,7 +167,7 @@ class FramedSession(ShoeSession):
 
     def _send_reset(self, out: SessionOutput, now: float) -> None:
         self._last_reset_at = now
-        out.tx += fp.encode_message(fp.Reset(fp.PROTOCOL_VERSION))
+        out.tx += fp.encode_message(fp.Reset(fp.PROTOCOL_VERSION, self._challenge))
 
     def _handle(self, item: fp.Frame | fp.FrameFault, now: float, out: SessionOutput) -> None:
         if isinstance(item, fp.FrameFault):
@@ -155,25 +178,25 @@ class FramedSession(ShoeSession):
         try:
             message = fp.decode_message(item)
         except fp.MessageError as error:
-            self._malformed(item, error, out)
+            self._malformed(item, error, now, out)
             return
         self._malformed_key = None
         match message:
             case fp.Hello():
-                self._hello(message, out)
+                self._hello(message, now, out)
             case fp.Heartbeat():
                 wanted = self._wanted_indicator
                 if self._online and wanted is not None and message.indicator != wanted:
                     out.tx += fp.encode_message(fp.SetIndicator(wanted))
             case fp.Card() | fp.CardUnread() | fp.ShoeStatus() | fp.ShoeError():
                 event = _event_of(message)
-                if self._accept(item.seq, out):
+                if self._accept(item.seq, now, out):
                     out.events.append(event)
             case _:
                 # A station command coming back: an echoing line, not a shoe.
                 self._counters.malformed += 1
 
-    def _accept(self, seq: int, out: SessionOutput) -> bool:
+    def _accept(self, seq: int, now: float, out: SessionOutput) -> bool:
         if not self._online:
             return False  # the shoe resends after the handshake
         verdict, reply = self._receiver.receive(seq)
@@ -181,6 +204,7 @@ class FramedSession(ShoeSession):
         match verdict:
             case fp.Verdict.DELIVER:
                 self._counters.delivered += 1
+                self._refused_since = None
                 return True
             case fp.Verdict.DUPLICATE:
                 self._counters.duplicates += 1
@@ -188,13 +212,36 @@ class FramedSession(ShoeSession):
                 self._counters.out_of_order += 1
             case fp.Verdict.NOT_CONNECTED:
                 pass
+        if self._refused_since is None or now - self._refused_last > REFUSALS_APART_S:
+            self._refused_since = now
+        self._refused_last = now
+        if now - self._refused_since >= STALL_TIMEOUT_S:
+            # The shoe ignores every answer: an ACK or NAK outside what it holds
+            # is damage to it (§4.2). Online but stuck is the one state a
+            # croupier cannot see, so the session ends and starts again.
+            self._counters.stalls += 1
+            self._restart(f"the link stalled: the shoe's frames from seq {seq} were refused "
+                          f"for {STALL_TIMEOUT_S:g} s", now, out)
         return False
 
-    def _hello(self, hello: fp.Hello, out: SessionOutput) -> None:
+    def _restart(self, reason: str, now: float, out: SessionOutput) -> None:
+        """End the session and ask for a HELLO that answers our RESET."""
+        self._online = False
+        self._refused_since = None
+        out.events.append(ShoeOffline(reason))
+        self._send_reset(out, now)
+
+    def _hello(self, hello: fp.Hello, now: float, out: SessionOutput) -> None:
+        if self._online:
+            # Not an answer to a RESET of ours: a shoe that rebooted, or damage
+            # or a forgery that passed the CRC. Its numbers are believed only
+            # when the shoe says them again in answer to a RESET (§4.5). The
+            # session ends: online would be a lie while the two ends disagree.
+            self._counters.unexpected_hellos += 1
+            self._restart(f"HELLO in mid-session (boot id {hello.boot_id:08x}): "
+                          "handshaking again", now, out)
+            return
         if hello.protocol_version != fp.PROTOCOL_VERSION:
-            if self._online:
-                self._online = False
-                out.events.append(ShoeOffline("protocol version changed"))
             # The shoe answers every RESET with the same HELLO: one alarm is enough.
             if self._version_refused != hello.protocol_version:
                 self._version_refused = hello.protocol_version
@@ -204,7 +251,15 @@ class FramedSession(ShoeSession):
                     f"this station only {fp.PROTOCOL_VERSION}",
                 ))
             return
+        if hello.challenge != self._challenge and not self.replaying:
+            # Not the answer to the RESET outstanding: the HELLO of a power-up
+            # (the next RESET is answered), or damage, or a blind forgery.
+            self._counters.unanswered_hellos += 1
+            return
+        self._challenge = _new_challenge()  # answered: a replay of it is not
         self._counters.handshakes += 1
+        self._refused_since = None
+        self._last_keepalive_at = now
         result = self._receiver.handshake(hello)
         self._reply(result.reply, out)
         if result.shoe_restarted:
@@ -213,6 +268,10 @@ class FramedSession(ShoeSession):
         if result.lost:
             out.events.append(ShoeAlarm(
                 "messages_lost", f"the shoe dropped {result.lost} unacknowledged messages"))
+        if result.false_position is not None:
+            out.events.append(ShoeAlarm(
+                "sequence_resynced", f"the station expected seq {result.false_position}, "
+                f"the shoe holds from {hello.next_seq}: the station's position was false"))
         if not self._online:
             self._online = True
             out.events.append(ShoeOnline(
@@ -221,7 +280,9 @@ class FramedSession(ShoeSession):
         if self._wanted_indicator is not None:
             out.tx += fp.encode_message(fp.SetIndicator(self._wanted_indicator))
 
-    def _malformed(self, frame: fp.Frame, error: fp.MessageError, out: SessionOutput) -> None:
+    def _malformed(
+        self, frame: fp.Frame, error: fp.MessageError, now: float, out: SessionOutput
+    ) -> None:
         self._counters.malformed += 1
         if not fp.is_sequenced(frame.type):
             out.events.append(ShoeAlarm("malformed_message", str(error)))
@@ -232,7 +293,7 @@ class FramedSession(ShoeSession):
         if self._malformed_count < MALFORMED_REPEATS:
             self._reply(self._receiver.corruption_seen() if self._online else None, out)
             return
-        if self._accept(frame.seq, out):
+        if self._accept(frame.seq, now, out):
             if frame.type in (fp.MessageType.CARD, fp.MessageType.CARD_UNREAD):
                 out.events.append(CardUnread(f"malformed: {error.reason}"))
             else:
@@ -248,13 +309,19 @@ class FramedSession(ShoeSession):
         out.tx += fp.encode_message(reply)
 
 
+def _new_challenge() -> int:
+    # Never 0: that is what a shoe's HELLO at power-up carries.
+    return secrets.randbits(32) or 1
+
+
 def _event_of(message: fp.Card | fp.CardUnread | fp.ShoeStatus | fp.ShoeError) -> ShoeEvent:
     match message:
         case fp.Card():
-            return CardDrawn(message.code, message.burn, message.index, message.shoe_time_ms)
+            return CardDrawn(message.code, message.burn, message.index, message.shoe_time_ms,
+                             message.insertion)
         case fp.CardUnread():
             return CardUnread(message.reason.name.lower(), message.burn, message.index,
-                              message.shoe_time_ms)
+                              message.shoe_time_ms, message.insertion)
         case fp.ShoeStatus():
             return ShoeState(SHOE_STATE_NAMES[message.condition], message.shoe_time_ms)
         case fp.ShoeError():

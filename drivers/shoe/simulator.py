@@ -1,10 +1,12 @@
 """A framed-protocol shoe on a real pseudo-terminal, with faults on demand.
 
 It plays the firmware's role: answers RESET with HELLO, numbers and retransmits
-its messages until acknowledged, heartbeats, obeys the indicator. The test or
-demo plays the croupier (`draw`, `draw_unread`) and the saboteur (`faults`,
-`split_frames`, `silence`, `unplug`). `sent` is the ground truth: the events the
-station should report, in order, whatever happens on the line.
+its messages until acknowledged, heartbeats, obeys the indicator, counts the
+shoes inserted, and turns red by itself when the station falls silent (§4.7).
+The test or demo plays the croupier (`draw`, `draw_unread`, `report_state`,
+`power_cycle`) and the saboteur (`faults`, `split_frames`, `silence`, `unplug`,
+`inject`). `sent` is the ground truth: the events the station should report, in
+order, whatever happens on the line.
 """
 
 from __future__ import annotations
@@ -47,6 +49,7 @@ class FramedShoeSimulator:
         retransmit_after: float = 0.05,
         window: int = fp.reliability.WINDOW,
         boot_id: int | None = None,
+        station_silence: float = fp.messages.STATION_SILENCE_MS / 1000,
         faults: LineFaults | None = None,
         station_faults: LineFaults | None = None,
         on_card_written: Callable[[float], None] | None = None,
@@ -65,12 +68,20 @@ class FramedShoeSimulator:
         self.split_frames = False
         self.on_card_written = on_card_written
         self.boot_id = secrets.randbits(32) if boot_id is None else boot_id
+        self.station_silence = station_silence
         self.indicator = fp.Indicator.OFF
+        # Each change of the light and its cause: "station" (an INDICATOR) or
+        # "station silent" (the shoe's own watchdog).
+        self.indicator_log: list[tuple[fp.Indicator, str]] = []
         self.sent: list[ShoeEvent] = []
         self.line_log = bytearray()
+        # What the station wrote, as a tap on the line sees it (a hung firmware
+        # reads none of it, the line carries it all the same).
+        self.station_log = bytearray()
         self.frames_written = 0
         self.cards_left = shuffled_shoe(decks, seed)
         self._index = 0
+        self.insertion = 1
         self._pty = PtyPort(link_path)
         self._sender = fp.ReliableSender(window=window, retransmit_after=retransmit_after)
         self._backlog: deque[fp.Message] = deque()
@@ -78,9 +89,11 @@ class FramedShoeSimulator:
         self._lock = threading.Lock()
         self._silent = False
         self._hello_due = True
+        self._challenge = 0  # of the last RESET heard; 0 at power-up
         self._next_heartbeat = 0.0
         self._next_new_seq = self._sender.oldest_unacked
         self._started = time.monotonic()
+        self._heard_station_at = self._started
         self._stopping = False
         self._wake_r, self._wake_w = os.pipe()
         self._thread = threading.Thread(target=self._run, name="shoe simulator", daemon=True)
@@ -95,8 +108,10 @@ class FramedShoeSimulator:
             for _ in range(count):
                 card = self._take()
                 message = fp.messages.card_from_code(
-                    card, self._index, burn=burn, shoe_time_ms=self._clock_ms())
-                self._queue(message, CardDrawn(card, burn, self._index, message.shoe_time_ms))
+                    card, self._index, burn=burn, shoe_time_ms=self._clock_ms(),
+                    insertion=self.insertion)
+                self._queue(message, CardDrawn(card, burn, self._index, message.shoe_time_ms,
+                                               self.insertion))
                 drawn.append(card)
                 self._after_card()
         self._wake()
@@ -109,8 +124,9 @@ class FramedShoeSimulator:
         with self._lock:
             card = self._take()
             stamp = self._clock_ms()
-            self._queue(fp.CardUnread(self._index, burn, stamp, reason),
-                        CardUnread(reason.name.lower(), burn, self._index, stamp))
+            self._queue(fp.CardUnread(self._index, burn, stamp, reason, self.insertion),
+                        CardUnread(reason.name.lower(), burn, self._index, stamp,
+                                   self.insertion))
             self._after_card()
         self._wake()
         return card
@@ -121,7 +137,27 @@ class FramedShoeSimulator:
                 self.cards_left = shuffled_shoe(self.decks, None if self.seed is None
                                                 else self.seed + self._index)
                 self._index = 0
+                self.insertion = (self.insertion + 1) & 0xFFFF
             self._queue_state(condition)
+        self._wake()
+
+    def power_cycle(self, boot_id: int | None = None) -> None:
+        """Power off and on: a new boot id, the first insertion, the index from 1,
+        and what was not acknowledged is gone with the RAM. The shoe in the
+        scanner stays; the firmware says HELLO unasked, as at every power-up."""
+        with self._lock:
+            self.boot_id = secrets.randbits(32) if boot_id is None else boot_id
+            self.insertion = 1
+            self._index = 0
+            self._backlog.clear()
+            self._sender = fp.ReliableSender(
+                window=self._sender.window, retransmit_after=self._sender.retransmit_after)
+            self._next_new_seq = self._sender.oldest_unacked
+            self._decoder = fp.FrameDecoder()
+            self._started = self._heard_station_at = time.monotonic()
+            self._set_indicator(fp.Indicator.OFF, "power-up")
+            self._challenge = 0
+            self._hello_due = True
         self._wake()
 
     def report_error(self, code: int, text: str) -> None:
@@ -140,6 +176,12 @@ class FramedShoeSimulator:
     def unplug(self) -> None:
         with self._lock:
             self._pty.close()
+
+    def inject(self, data: bytes) -> None:
+        """Bytes on the line that the firmware never sent: a forgery, or damage."""
+        with self._lock:
+            self._pty.write(data)
+            self.line_log += data
 
     def replug(self) -> None:
         """A new device node appears under the same name, as udev does."""
@@ -236,6 +278,7 @@ class FramedShoeSimulator:
                 self._pump(now)
 
     def _on_station_bytes(self, data: bytes, now: float) -> None:
+        self.station_log += data
         if self._silent or not data:
             return
         for item in self._decoder.feed(self.station_faults.apply(data)):
@@ -245,27 +288,39 @@ class FramedShoeSimulator:
                 message = fp.decode_message(item)
             except fp.MessageError:
                 continue
+            self._heard_station_at = now
             match message:
                 case fp.Reset():
                     self._sender.link_reset()
+                    self._challenge = message.challenge
                     self._hello_due = True
                 case fp.Ack():
                     self._sender.on_ack(message, now)
                 case fp.Nak():
                     self._sender.on_nak(message, now)
                 case fp.SetIndicator():
-                    self.indicator = message.colour
+                    self._set_indicator(message.colour, "station")
                 case _:
                     pass
 
+    def _set_indicator(self, colour: fp.Indicator, cause: str) -> None:
+        if colour != self.indicator:
+            self.indicator_log.append((colour, cause))
+        self.indicator = colour
+
     def _pump(self, now: float) -> None:
-        if self._silent or not self._pty.is_open:
+        if self._silent:
+            return
+        if now - self._heard_station_at >= self.station_silence:
+            # Nobody is acknowledging what the croupier draws: stop (§4.7).
+            self._set_indicator(fp.Indicator.RED, "station silent")
+        if not self._pty.is_open:
             return
         if self._hello_due:
             self._hello_due = False
             self._write(fp.encode_message(fp.Hello(
                 fp.PROTOCOL_VERSION, self.boot_id, self._sender.oldest_unacked,
-                "Simulated", "SIM-SHOE", f"SIM{self.boot_id:08X}", "sim-1")))
+                "Simulated", "SIM-SHOE", f"SIM{self.boot_id:08X}", "sim-1", self._challenge)))
         while self._backlog and self._sender.unacked < self._sender.capacity:
             self._sender.submit(self._backlog.popleft())
         for frame in self._sender.due(now):

@@ -203,7 +203,17 @@ static int decode_hello(const sp_frame *f, sp_hello *h)
         (r = get_text(f, &pos, h->firmware_version)) != SP_OK) {
         return r;
     }
-    return pos == f->len ? SP_OK : SP_ERR_BAD_LENGTH;
+    h->has_challenge = 0;
+    h->challenge = 0;
+    if (pos == f->len) {
+        return SP_OK;
+    }
+    if (pos + 4u != f->len) {
+        return SP_ERR_BAD_LENGTH;
+    }
+    h->has_challenge = 1;
+    h->challenge = get32(&f->payload[pos]);
+    return SP_OK;
 }
 
 int sp_decode_message(const sp_frame *f, sp_message *m)
@@ -221,27 +231,29 @@ int sp_decode_message(const sp_frame *f, sp_message *m)
         m->u.heartbeat.indicator = p[4];
         return p[4] <= 2u ? SP_OK : SP_ERR_BAD_FIELD;
     case SP_CARD:
-        if (f->len != 9u) {
+        if (f->len != 11u) {
             return SP_ERR_BAD_LENGTH;
         }
-        m->u.card.index = get16(p);
-        m->u.card.rank = p[2];
-        m->u.card.suit = p[3];
-        m->u.card.burn = (uint8_t)(p[4] & SP_FLAG_BURN);
-        m->u.card.shoe_time_ms = get32(&p[5]);
-        if (p[2] < 1u || p[2] > 13u || p[3] > 3u) {
+        m->u.card.insertion = get16(p);
+        m->u.card.index = get16(&p[2]);
+        m->u.card.rank = p[4];
+        m->u.card.suit = p[5];
+        m->u.card.burn = (uint8_t)(p[6] & SP_FLAG_BURN);
+        m->u.card.shoe_time_ms = get32(&p[7]);
+        if (p[4] < 1u || p[4] > 13u || p[5] > 3u) {
             return SP_ERR_BAD_FIELD;
         }
         return SP_OK;
     case SP_CARD_UNREAD:
-        if (f->len != 8u) {
+        if (f->len != 10u) {
             return SP_ERR_BAD_LENGTH;
         }
-        m->u.card_unread.index = get16(p);
-        m->u.card_unread.burn = (uint8_t)(p[2] & SP_FLAG_BURN);
-        m->u.card_unread.shoe_time_ms = get32(&p[3]);
-        m->u.card_unread.reason = p[7];
-        return p[7] <= 3u ? SP_OK : SP_ERR_BAD_FIELD;
+        m->u.card_unread.insertion = get16(p);
+        m->u.card_unread.index = get16(&p[2]);
+        m->u.card_unread.burn = (uint8_t)(p[4] & SP_FLAG_BURN);
+        m->u.card_unread.shoe_time_ms = get32(&p[5]);
+        m->u.card_unread.reason = p[9];
+        return p[9] <= 3u ? SP_OK : SP_ERR_BAD_FIELD;
     case SP_SHOE_STATE:
         if (f->len != 5u) {
             return SP_ERR_BAD_LENGTH;
@@ -261,9 +273,15 @@ int sp_decode_message(const sp_frame *f, sp_message *m)
         }
         return pos == f->len ? SP_OK : SP_ERR_BAD_LENGTH;
     }
+    case SP_RESET:
+        if (f->len != 5u) {
+            return SP_ERR_BAD_LENGTH;
+        }
+        m->u.reset.protocol_version = p[0];
+        m->u.reset.challenge = get32(&p[1]);
+        return SP_OK;
     case SP_ACK:
     case SP_NAK:
-    case SP_RESET:
     case SP_INDICATOR:
         if (f->len != 1u) {
             return SP_ERR_BAD_LENGTH;
@@ -273,6 +291,9 @@ int sp_decode_message(const sp_frame *f, sp_message *m)
             return SP_ERR_BAD_FIELD;
         }
         return SP_OK;
+    case SP_KEEPALIVE:
+        m->u.value = 0;
+        return f->len == 0u ? SP_OK : SP_ERR_BAD_LENGTH;
     default:
         return SP_ERR_UNKNOWN_TYPE;
     }
@@ -296,6 +317,13 @@ int sp_encode_message(const sp_message *m, uint8_t seq, uint8_t out[SP_MAX_FRAME
             (r = put_text(p, &len, h->firmware_version)) != SP_OK) {
             return r;
         }
+        if (h->has_challenge) {
+            if (len + 4u > SP_MAX_PAYLOAD) {
+                return SP_ERR_BAD_LENGTH;
+            }
+            put32(&p[len], h->challenge);
+            len += 4u;
+        }
         break;
     }
     case SP_HEARTBEAT:
@@ -307,19 +335,21 @@ int sp_encode_message(const sp_message *m, uint8_t seq, uint8_t out[SP_MAX_FRAME
         if (m->u.card.rank < 1u || m->u.card.rank > 13u || m->u.card.suit > 3u) {
             return SP_ERR_BAD_FIELD;
         }
-        put16(p, m->u.card.index);
-        p[2] = m->u.card.rank;
-        p[3] = m->u.card.suit;
-        p[4] = m->u.card.burn ? SP_FLAG_BURN : 0u;
-        put32(&p[5], m->u.card.shoe_time_ms);
-        len = 9;
+        put16(p, m->u.card.insertion);
+        put16(&p[2], m->u.card.index);
+        p[4] = m->u.card.rank;
+        p[5] = m->u.card.suit;
+        p[6] = m->u.card.burn ? SP_FLAG_BURN : 0u;
+        put32(&p[7], m->u.card.shoe_time_ms);
+        len = 11;
         break;
     case SP_CARD_UNREAD:
-        put16(p, m->u.card_unread.index);
-        p[2] = m->u.card_unread.burn ? SP_FLAG_BURN : 0u;
-        put32(&p[3], m->u.card_unread.shoe_time_ms);
-        p[7] = m->u.card_unread.reason;
-        len = 8;
+        put16(p, m->u.card_unread.insertion);
+        put16(&p[2], m->u.card_unread.index);
+        p[4] = m->u.card_unread.burn ? SP_FLAG_BURN : 0u;
+        put32(&p[5], m->u.card_unread.shoe_time_ms);
+        p[9] = m->u.card_unread.reason;
+        len = 10;
         break;
     case SP_SHOE_STATE:
         p[0] = m->u.shoe_state.state;
@@ -333,12 +363,19 @@ int sp_encode_message(const sp_message *m, uint8_t seq, uint8_t out[SP_MAX_FRAME
             return r;
         }
         break;
+    case SP_RESET:
+        p[0] = m->u.reset.protocol_version;
+        put32(&p[1], m->u.reset.challenge);
+        len = 5;
+        break;
     case SP_ACK:
     case SP_NAK:
-    case SP_RESET:
     case SP_INDICATOR:
         p[0] = m->u.value;
         len = 1;
+        break;
+    case SP_KEEPALIVE:
+        len = 0;
         break;
     default:
         return SP_ERR_UNKNOWN_TYPE;

@@ -1,5 +1,5 @@
 /*
- * Reference codec of the shoe protocol, version 1 (see ../PROTOCOL.md).
+ * Reference codec of the shoe protocol, version 2 (see ../PROTOCOL.md).
  * C99, no allocation, no I/O: the firmware owns the UART and the clock.
  */
 #ifndef SHOE_PROTO_H
@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define SP_PROTOCOL_VERSION 1u
+#define SP_PROTOCOL_VERSION 2u
 #define SP_SYNC 0x7Eu
 #define SP_END 0x7Fu
 #define SP_MAX_PAYLOAD 64u
@@ -16,6 +16,8 @@
 #define SP_MAX_FRAME (SP_OVERHEAD + SP_MAX_PAYLOAD)
 #define SP_MAX_TEXT 32u
 #define SP_FLAG_BURN 0x01u
+/* The shoe shows red when no valid frame came from the station for this long. */
+#define SP_STATION_SILENCE_MS 3000u
 
 enum sp_type {
     SP_HELLO = 0x01,
@@ -27,7 +29,8 @@ enum sp_type {
     SP_ACK = 0x81,
     SP_NAK = 0x82,
     SP_RESET = 0x83,
-    SP_INDICATOR = 0x84
+    SP_INDICATOR = 0x84,
+    SP_KEEPALIVE = 0x85
 };
 
 enum sp_result {
@@ -86,6 +89,10 @@ typedef struct {
     char model[SP_MAX_TEXT + 1];
     char serial_number[SP_MAX_TEXT + 1];
     char firmware_version[SP_MAX_TEXT + 1];
+    /* The challenge of the RESET answered (0 at power-up), after the texts.
+       has_challenge 0: a version 1 HELLO, which ends with the texts. */
+    uint8_t has_challenge;
+    uint32_t challenge;
 } sp_hello;
 
 typedef struct {
@@ -94,6 +101,7 @@ typedef struct {
 } sp_heartbeat;
 
 typedef struct {
+    uint16_t insertion; /* 1 for the first shoe inserted since power-up, +1 per insertion */
     uint16_t index;
     uint8_t rank; /* 1 = A .. 13 = K */
     uint8_t suit; /* 0 clubs, 1 diamonds, 2 hearts, 3 spades */
@@ -102,6 +110,7 @@ typedef struct {
 } sp_card;
 
 typedef struct {
+    uint16_t insertion;
     uint16_t index;
     uint8_t burn;
     uint32_t shoe_time_ms;
@@ -119,6 +128,11 @@ typedef struct {
 } sp_error;
 
 typedef struct {
+    uint8_t protocol_version;
+    uint32_t challenge; /* echoed in the HELLO that answers this RESET */
+} sp_reset;
+
+typedef struct {
     uint8_t type; /* enum sp_type */
     union {
         sp_hello hello;
@@ -127,7 +141,8 @@ typedef struct {
         sp_card_unread card_unread;
         sp_shoe_state shoe_state;
         sp_error error;
-        uint8_t value; /* ACK/NAK: expected seq; RESET: version; INDICATOR: colour */
+        sp_reset reset;
+        uint8_t value; /* ACK/NAK: expected seq; INDICATOR: colour; KEEPALIVE: none */
     } u;
 } sp_message;
 

@@ -57,19 +57,25 @@ static void emit_meaning(const sp_message *m)
         emit_text(m->u.hello.serial_number);
         emit(":fw=");
         emit_text(m->u.hello.firmware_version);
+        if (m->u.hello.has_challenge) {
+            snprintf(buf, sizeof buf, ":ch=%08lx", (unsigned long)m->u.hello.challenge);
+            emit(buf);
+        } else {
+            emit(":ch=-");
+        }
         return;
     case SP_HEARTBEAT:
         snprintf(buf, sizeof buf, "M:HEARTBEAT:up=%lu:ind=%u",
                  (unsigned long)m->u.heartbeat.uptime_ms, m->u.heartbeat.indicator);
         break;
     case SP_CARD:
-        snprintf(buf, sizeof buf, "M:CARD:i=%u:card=%c%c:burn=%u:t=%lu", m->u.card.index,
-                 RANKS[m->u.card.rank - 1], SUITS[m->u.card.suit], m->u.card.burn ? 1u : 0u,
+        snprintf(buf, sizeof buf, "M:CARD:n=%u:i=%u:card=%c%c:burn=%u:t=%lu",
+                 m->u.card.insertion, m->u.card.index, RANKS[m->u.card.rank - 1], SUITS[m->u.card.suit], m->u.card.burn ? 1u : 0u,
                  (unsigned long)m->u.card.shoe_time_ms);
         break;
     case SP_CARD_UNREAD:
-        snprintf(buf, sizeof buf, "M:CARD_UNREAD:i=%u:burn=%u:t=%lu:reason=%u",
-                 m->u.card_unread.index, m->u.card_unread.burn ? 1u : 0u,
+        snprintf(buf, sizeof buf, "M:CARD_UNREAD:n=%u:i=%u:burn=%u:t=%lu:reason=%u",
+                 m->u.card_unread.insertion, m->u.card_unread.index, m->u.card_unread.burn ? 1u : 0u,
                  (unsigned long)m->u.card_unread.shoe_time_ms, m->u.card_unread.reason);
         break;
     case SP_SHOE_STATE:
@@ -88,10 +94,14 @@ static void emit_meaning(const sp_message *m)
         snprintf(buf, sizeof buf, "M:NAK:%u", m->u.value);
         break;
     case SP_RESET:
-        snprintf(buf, sizeof buf, "M:RESET:v=%u", m->u.value);
+        snprintf(buf, sizeof buf, "M:RESET:v=%u:ch=%08lx", m->u.reset.protocol_version,
+                 (unsigned long)m->u.reset.challenge);
         break;
     case SP_INDICATOR:
         snprintf(buf, sizeof buf, "M:INDICATOR:%u", m->u.value);
+        break;
+    case SP_KEEPALIVE:
+        snprintf(buf, sizeof buf, "M:KEEPALIVE");
         break;
     default:
         snprintf(buf, sizeof buf, "M:?");

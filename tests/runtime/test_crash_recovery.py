@@ -148,7 +148,9 @@ def test_kill_dash_nine_at_random_points_of_50_rounds(broker: Broker, tmp_path: 
     assert len(set(opened) - set(settled)) <= 1
 
     # Every card the shoe sent reached the journal once, in order, none invented.
-    assert [c["id"] for c in shoe_cards] == [f"{boot_id}:{c.shoe_index}" for c in sent_cards]
+    assert [c["id"] for c in shoe_cards] == [
+        f"{boot_id}:{c.insertion}:{c.shoe_index}" for c in sent_cards
+    ]
     assert [c["card"] for c in shoe_cards] == [c.card for c in sent_cards]
 
     # The outbox has no gaps; everything acknowledged reached the subscriber; a

@@ -56,7 +56,7 @@ def test_noisy_capture_really_is_noisy() -> None:
 def test_spy_capture_reads_like_the_raw_one() -> None:
     capture = read_capture(FIXTURES / "noisy_line.spy.txt")
     assert capture.format == "spy"
-    assert capture.sent.startswith(bytes.fromhex("7e 01 00 83 01"))  # the station's RESET
+    assert capture.sent.startswith(bytes.fromhex("7e 05 00 83 02"))  # the station's RESET
     assert shoe_events(decode_capture(capture).events) == expected("noisy_line")
 
 

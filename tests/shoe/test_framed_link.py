@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import queue
 import tempfile
 import time
@@ -140,6 +141,12 @@ class RawShoe:
     def send_raw(self, frame: bytes) -> None:
         self.pty.write(frame)
 
+    def answer_reset(self, hello: fp.Hello) -> None:
+        """Wait for the station's RESET and answer with `hello`, echoing its challenge."""
+        reset = self.wait_for(fp.Reset)
+        assert isinstance(reset, fp.Reset)
+        self.send(dataclasses.replace(hello, challenge=reset.challenge))
+
     def received(self) -> list[fp.Message]:
         deadline = time.monotonic() + 0.3
         out = []
@@ -162,7 +169,7 @@ class RawShoe:
         raise AssertionError(f"no {kind.__name__} from the station")
 
 
-HELLO = fp.Hello(1, 99, 0, "Raw", "RAW", "R1", "0")
+HELLO = fp.Hello(fp.PROTOCOL_VERSION, 99, 0, "Raw", "RAW", "R1", "0")
 
 
 def test_a_shoe_of_another_protocol_version_stays_offline_with_a_reason() -> None:
@@ -170,15 +177,14 @@ def test_a_shoe_of_another_protocol_version_stays_offline_with_a_reason() -> Non
     with tempfile.TemporaryDirectory() as tmp:
         shoe = RawShoe(tmp)
         with open_shoe("framed", port=shoe.port, on_event=events):
-            shoe.wait_for(fp.Reset)
-            shoe.send(fp.Hello(2, 99, 0, "Raw", "RAW", "R1", "0"))
+            shoe.answer_reset(fp.Hello(1, 99, 0, "Raw", "RAW", "R1", "0", None))
             shoe.send(fp.Card(1, 1, 3, False, 0), seq=0)
             alarm = events.get(timeout=WAIT_S)
             assert isinstance(alarm, ShoeAlarm) and alarm.code == "protocol_version"
             replies = shoe.received()
             assert not [m for m in replies if isinstance(m, fp.Ack)]
-            shoe.wait_for(fp.Reset)  # asked again, answered the same: no second alarm
-            shoe.send(fp.Hello(2, 99, 0, "Raw", "RAW", "R1", "0"))
+            # asked again, answered the same: no second alarm
+            shoe.answer_reset(fp.Hello(1, 99, 0, "Raw", "RAW", "R1", "0", None))
             shoe.received()
             assert events.empty()
         shoe.pty.close()
@@ -189,8 +195,7 @@ def test_duplicates_are_dropped_and_gaps_are_nakked_not_reordered() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         shoe = RawShoe(tmp)
         with open_shoe("framed", port=shoe.port, on_event=events):
-            shoe.wait_for(fp.Reset)
-            shoe.send(HELLO)
+            shoe.answer_reset(HELLO)
             assert shoe.wait_for(fp.Ack) == fp.Ack(0)
             assert isinstance(events.get(timeout=WAIT_S), ShoeOnline)
             ace = fp.Card(1, 1, 3, False, 0)
@@ -201,20 +206,19 @@ def test_duplicates_are_dropped_and_gaps_are_nakked_not_reordered() -> None:
             replies = shoe.received()
             assert fp.Nak(1) in replies
             shoe.send(king, seq=1)
-            assert events.get(timeout=WAIT_S) == CardDrawn("AS", False, 1, 0)
-            assert events.get(timeout=WAIT_S) == CardDrawn("KC", False, 2, 0)
+            assert events.get(timeout=WAIT_S) == CardDrawn("AS", False, 1, 0, insertion=1)
+            assert events.get(timeout=WAIT_S) == CardDrawn("KC", False, 2, 0, insertion=1)
             assert events.empty()
         shoe.pty.close()
 
 
 def test_a_malformed_card_is_damage_until_repeated_then_an_unread_card() -> None:
     events: queue.Queue[ShoeEvent] = queue.Queue()
-    bad_card = fp.encode_frame(0, fp.MessageType.CARD, bytes.fromhex("0001 0e 00 00 00000000"))
+    bad_card = fp.encode_frame(0, fp.MessageType.CARD, bytes.fromhex("0001 0001 0e 00 00 00000000"))
     with tempfile.TemporaryDirectory() as tmp:
         shoe = RawShoe(tmp)
         with open_shoe("framed", port=shoe.port, on_event=events):
-            shoe.wait_for(fp.Reset)
-            shoe.send(HELLO)
+            shoe.answer_reset(HELLO)
             assert isinstance(events.get(timeout=WAIT_S), ShoeOnline)
             shoe.send_raw(bad_card)
             assert fp.Nak(0) in shoe.received()

@@ -50,7 +50,8 @@ def test_vector_file_covers_the_cases_that_matter() -> None:
     outcomes = " ".join(v.outcome for v in VECTORS)
     for needed in ("bad_check=1", "bad_length=1", "E:unknown_type", "E:bad_field",
                    "E:bad_length", "M:HELLO", "M:CARD_UNREAD", "M:SHOE_STATE", "M:ERROR",
-                   "M:ACK", "M:NAK", "M:RESET", "M:INDICATOR", "pending=13"):
+                   "M:ACK", "M:NAK", "M:RESET", "M:INDICATOR", "M:KEEPALIVE", "M:CARD:n=2",
+                   "pending=15"):
         assert needed in outcomes, needed
 
 

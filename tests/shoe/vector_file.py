@@ -37,14 +37,16 @@ def meaning(msg: fp.Message) -> str:
         case m.Hello():
             return (f"HELLO:v={msg.protocol_version}:boot={msg.boot_id:08x}:next={msg.next_seq}"
                     f":vendor={_text(msg.vendor)}:model={_text(msg.model)}"
-                    f":serial={_text(msg.serial_number)}:fw={_text(msg.firmware_version)}")
+                    f":serial={_text(msg.serial_number)}:fw={_text(msg.firmware_version)}"
+                    f":ch={'-' if msg.challenge is None else f'{msg.challenge:08x}'}")
         case m.Heartbeat():
             return f"HEARTBEAT:up={msg.uptime_ms}:ind={int(msg.indicator)}"
         case m.Card():
-            return f"CARD:i={msg.index}:card={msg.code}:burn={int(msg.burn)}:t={msg.shoe_time_ms}"
+            return (f"CARD:n={msg.insertion}:i={msg.index}:card={msg.code}:burn={int(msg.burn)}"
+                    f":t={msg.shoe_time_ms}")
         case m.CardUnread():
-            return (f"CARD_UNREAD:i={msg.index}:burn={int(msg.burn)}:t={msg.shoe_time_ms}"
-                    f":reason={int(msg.reason)}")
+            return (f"CARD_UNREAD:n={msg.insertion}:i={msg.index}:burn={int(msg.burn)}"
+                    f":t={msg.shoe_time_ms}:reason={int(msg.reason)}")
         case m.ShoeStatus():
             return f"SHOE_STATE:state={int(msg.condition)}:t={msg.shoe_time_ms}"
         case m.ShoeError():
@@ -54,9 +56,11 @@ def meaning(msg: fp.Message) -> str:
         case m.Nak():
             return f"NAK:{msg.next_seq}"
         case m.Reset():
-            return f"RESET:v={msg.protocol_version}"
+            return f"RESET:v={msg.protocol_version}:ch={msg.challenge:08x}"
         case m.SetIndicator():
             return f"INDICATOR:{int(msg.colour)}"
+        case m.Keepalive():
+            return "KEEPALIVE"
 
 
 def python_outcome(chunks: list[bytes]) -> str:
