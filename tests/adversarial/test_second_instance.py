@@ -49,8 +49,11 @@ def _settled(journal: Path) -> Counter[str]:
 def _wait(what: str, ready: object, seconds: float = 60) -> None:
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
-        if ready():  # type: ignore[operator]
-            return
+        try:
+            if ready():  # type: ignore[operator]
+                return
+        except sqlite3.OperationalError:  # the station has not written its schema yet
+            pass
         time.sleep(0.05)
     raise AssertionError(f"timed out waiting for {what}")
 
