@@ -77,6 +77,13 @@ ALARM_ADVICE = {
 }
 
 
+def _event_type(record: Record) -> str:
+    """What a journaled event was, even when its body is no event at all."""
+    body: object = record.body
+    kind = body.get("type") if isinstance(body, dict) else None
+    return kind if isinstance(kind, str) else "?"
+
+
 @dataclass
 class Command:
     """An input for the table: a typed event, or the raw JSON of one (checked
@@ -227,7 +234,7 @@ class TableActor:
                 "table %s: record %d (%s from %s) refused on replay: %s %s",
                 self.id,
                 record.seq,
-                record.body.get("type"),
+                _event_type(record),
                 record.source,
                 rejected.reason,
                 rejected.detail,
@@ -249,7 +256,7 @@ class TableActor:
         problems += [(record, "replay_error") for record in failed]
         problems.sort(key=lambda p: p[0].seq)
         listed = "; ".join(
-            f"record {r.seq} ({r.body.get('type', '?')} from {r.source}): {reason}"
+            f"record {r.seq} ({_event_type(r)} from {r.source}): {reason}"
             for r, reason in problems[:REPLAY_ALARM_LISTS]
         )
         more = len(problems) - REPLAY_ALARM_LISTS

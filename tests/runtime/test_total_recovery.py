@@ -147,3 +147,15 @@ def test_a_record_that_breaks_the_replay_is_logged_and_the_start_goes_on(
     fixed = _actor(path)
     assert fixed.state is not None and len(fixed.state.round.banker) == 1
     fixed.journal.close()
+
+
+def test_a_record_that_is_no_event_at_all_is_set_aside_too(tmp_path: Path) -> None:
+    path = tmp_path / "j.sqlite3"
+    actor = _round_in_play(path)
+    seq = _accepted(actor.journal, "api", ["not", "an", "event"])  # type: ignore[arg-type]
+    actor.journal.close()
+    after = _actor(path)
+    (alarm,) = [a for a in after.alarms if a["code"] == "replay_refused"]
+    assert f"record {seq} (? from api): bad_event" in alarm["message"]
+    assert after.state is not None and after.state.next_step().kind == "card"
+    after.journal.close()
