@@ -110,8 +110,9 @@ def lock_path(path: Path) -> Path:
 
 def _take_lock(path: Path) -> int:
     """Lock the journal for this process's life (the kernel drops the lock
-    when the process ends, even by kill -9) and write who holds it."""
-    fd = os.open(lock_path(path), os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o640)
+    when the process ends, even by kill -9) and write who holds it. Beside the
+    file itself, so that two names of one journal (a symlink) share one lock."""
+    fd = os.open(lock_path(path.resolve()), os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o640)
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:

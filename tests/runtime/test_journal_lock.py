@@ -118,3 +118,12 @@ def test_readers_need_no_lock_and_cannot_write(tmp_path: Path) -> None:
     reader.close()
     assert writer.handle(Command("shoe", {"type": "card", "card": "2S"})).accepted  # type: ignore[union-attr]
     writer.journal.close()
+
+
+def test_two_names_of_one_journal_share_its_lock(tmp_path: Path) -> None:
+    (tmp_path / "real").mkdir()
+    first = Journal(tmp_path / "real" / "j.sqlite3")
+    (tmp_path / "j.sqlite3").symlink_to(tmp_path / "real" / "j.sqlite3")
+    with pytest.raises(JournalInUse):
+        Journal(tmp_path / "j.sqlite3")
+    first.close()
