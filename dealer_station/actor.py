@@ -35,7 +35,7 @@ from dealer_station.games.events import (
 )
 from dealer_station.games.rejection import Rejected
 from dealer_station.games.roulette_stats import roulette_stats
-from dealer_station.journal import Answer, Journal, OutMessage, Record
+from dealer_station.journal import REFUSED_ON_REPLAY, Answer, Journal, OutMessage, Record
 from dealer_station.payloads import RoundEvent, RoundState, Stats, Topics
 from dealer_station.preconditions import (
     RETENTION_SECONDS,
@@ -48,6 +48,10 @@ from dealer_station.round_view import table_view
 log = logging.getLogger(__name__)
 
 Availability = Literal["online", "offline"]
+KNOWN_STATES = ("online", "offline")
+
+# How many set-aside records a restart's alarm names one by one.
+REPLAY_ALARM_LISTS = 5
 
 # Settled rounds kept for the statistics: a whole 8-deck baccarat shoe holds
 # about 80; roulette's hot and cold numbers look at the last 100 spins.
@@ -78,6 +82,13 @@ ALARM_ADVICE = {
     "card_unread": "A card passed the scanner unread: pit boss, enter it by hand or void.",
     "bad_card": "The shoe sent something that is not a card. Pit boss: check the shoe.",
 }
+
+
+def _event_type(record: Record) -> str:
+    """What a journaled event was, even when its body is no event at all."""
+    body: object = record.body
+    kind = body.get("type") if isinstance(body, dict) else None
+    return kind if isinstance(kind, str) else "?"
 
 
 @dataclass
@@ -200,20 +211,38 @@ class TableActor:
     def recover(self) -> None:
         """Rebuild the table from its snapshot and the journal after it (or the
         whole journal), then apply the recovery procedure to a round that was in
-        play."""
+        play.
+
+        Total: an accepted record that the rules now refuse is journaled as
+        refused on replay (and passed over by every later start), any other
+        failure of one record is logged; the replay goes on and a pit boss gets
+        an alarm saying what could not be applied. A start always completes."""
         self.msg_seq = self.journal.last_msg_seq(self.id)
         self.forget_old_answers()
         self._snapshot_format = snapshot.code_format(self.config.variant)
         self.recovered_from = self._load_snapshot()
         state = self.state
+        set_aside = self.journal.refused_on_replay(self.id)
+        refused: list[tuple[Record, Rejected]] = []
+        failed: list[Record] = []
         for record in self.journal.records(self.id, kind="event", after=self.recovered_from):
             self._since_snapshot += 1
-            if record.status != "accepted":
+            if record.status != "accepted" or record.seq in set_aside:
                 continue
-            state, outputs = table_fold.apply(state, parse_event(record.body))
+            try:
+                state, outputs = table_fold.apply(state, parse_event(record.body))
+            except Rejected as rejected:
+                refused.append((record, rejected))
+                continue
+            except Exception:  # one bad record must not keep the table down
+                log.exception("table %s: record %d could not be replayed", self.id, record.seq)
+                failed.append(record)
+                continue
             self._remember(outputs)
         for record in self.journal.records(self.id, kind="device", after=self.recovered_from):
-            self.devices[record.body["device"]] = (record.body["state"], record.at)
+            body = record.body
+            if body.get("device") in ("shoe", "camera") and body.get("state") in KNOWN_STATES:
+                self.devices[body["device"]] = (body["state"], record.at)
         self.last_result = self.journal.last_message(self.id, "round_settled")
         self.state = state
         log.info(
@@ -235,6 +264,53 @@ class TableActor:
             variant = table_fold.GAMES[wanted.game](wanted.variant, None).variant
             if (self.state.game, self.state.setup.variant) != (wanted.game, variant):
                 self.handle(Command("station", wanted))
+        # Last, so that the void of an interrupted round does not clear the alarm.
+        self._set_aside(refused, failed)
+
+    def _set_aside(self, refused: list[tuple[Record, Rejected]], failed: list[Record]) -> None:
+        """Journal each refused record as refused on replay, and tell a pit boss
+        what the start could not apply. The alarm names records, sources and
+        reasons, never a card: a face-down card's value stays in the journal."""
+        if not refused and not failed:
+            return
+        now = self.clock()
+        for record, rejected in refused:
+            log.warning(
+                "table %s: record %d (%s from %s) refused on replay: %s %s",
+                self.id,
+                record.seq,
+                _event_type(record),
+                record.source,
+                rejected.reason,
+                rejected.detail,
+            )
+            self.journal.append(
+                Record(
+                    self.id,
+                    iso(now),
+                    "station",
+                    REFUSED_ON_REPLAY,
+                    {"refers_to": record.seq, "event": record.body},
+                    "refused",
+                    rejected.reason,
+                    rejected.detail,
+                ),
+                [],
+            )
+        problems = [(record, rejected.reason) for record, rejected in refused]
+        problems += [(record, "replay_error") for record in failed]
+        problems.sort(key=lambda p: p[0].seq)
+        listed = "; ".join(
+            f"record {r.seq} ({_event_type(r)} from {r.source}): {reason}"
+            for r, reason in problems[:REPLAY_ALARM_LISTS]
+        )
+        more = len(problems) - REPLAY_ALARM_LISTS
+        message = (
+            f"At the restart {len(problems)} journaled input(s) could not be applied and were "
+            f"set aside: {listed}{f'; and {more} more' if more > 0 else ''}. "
+            "Pit boss: check the table's last rounds against the journal."
+        )
+        self.handle(Alarm("replay_refused", message, "station"))
 
     def _load_snapshot(self) -> int:
         """Take the table's snapshot if this code wrote it; the record it folds

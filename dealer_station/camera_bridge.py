@@ -1,10 +1,16 @@
 """From the wheel camera to a roulette table's actor.
 
-The camera and the detector run in their own thread (OpenCV capture and the
+The camera and the detector run in their own threads (OpenCV capture and the
 per-frame vision are blocking, CPU-bound work); what the detector concludes is
 posted to the table's queue: a number becomes a ``wheel_result`` input, a
 no-result an alarm that tells the croupier to re-spin and why, a camera fault an
 alarm and the camera's availability.
+
+A live camera can stop delivering without an error (an unplugged USB camera, a
+stalled stream: the capture's read just blocks), so the capture reads in a
+thread of its own and the detector waits for frames with a timeout; each time
+none came, the detector's health check runs, and a camera silent for
+``offline_after_seconds`` goes offline until frames come again.
 
 A recorded wheel (the demo) plays its video each time the table waits for a
 spin, at the video's own pace, as if the croupier had just launched the ball.
@@ -13,21 +19,33 @@ spin, at the video's own pace, as if the croupier had just launched the ball.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
+import queue
 import threading
 import time
 
 from dealer_station.actor import Alarm, Command, DeviceChange, TableActor
 from dealer_station.config import CameraConfig
 from dealer_station.games.events import WheelResult
-from drivers.camera import CameraSource, CameraUnavailable
+from drivers.camera import CameraSource, CameraUnavailable, TimedFrame
 from vision.calibration import Calibration
 from vision.detector import WheelDetector
 from vision.observations import Alarm as CameraAlarm
-from vision.observations import NoResult, Observation, SpinResult
+from vision.observations import AlarmKind, NoResult, Observation, SpinResult
 from vision.params import DetectorParams
 
 log = logging.getLogger(__name__)
+
+# Frames read ahead of the detector: enough to ride out one slow frame, few
+# enough that what the detector sees is the wheel as it is now.
+READ_AHEAD = 4
+# How often, in parts of offline_after_seconds, a silent camera is looked at.
+CHECKS_PER_TIMEOUT = 4
+
+# From the capture's thread to the detector's: a frame, the error that ended
+# the capture, or None for the end of a file.
+Handed = TimedFrame | Exception | None
 
 RESPIN_ADVICE = {
     "too_few_revolutions": "RE-SPIN: the ball made fewer than {min} revolutions",
@@ -44,7 +62,9 @@ class CameraBridge:
     def __init__(self, actor: TableActor, config: CameraConfig) -> None:
         self.actor = actor
         self.config = config
-        self.params = DetectorParams()
+        self.params = dataclasses.replace(
+            DetectorParams(), no_frame_seconds=config.offline_after_seconds
+        )
         self.calibration = (
             Calibration.load(config.calibration) if config.calibration is not None else None
         )
@@ -97,18 +117,58 @@ class CameraBridge:
         name = self.config.source
         source = CameraSource(int(name) if name.isdigit() else name)
         detector = WheelDetector(self.calibration, self.params)
+        frames: queue.Queue[Handed] = queue.Queue(READ_AHEAD)
+        threading.Thread(
+            target=self._read, args=(source, frames), name=f"capture {self.actor.id}", daemon=True
+        ).start()
+        wait = self.config.offline_after_seconds / CHECKS_PER_TIMEOUT
         online = False
-        for frame in source.frames():
-            if self.stop_requested.is_set():
-                source.stop()
+        if source.live:
+            detector.check(time.monotonic())  # silence counts from now
+        while not self.stop_requested.is_set():
+            try:
+                item = frames.get(timeout=wait)
+            except queue.Empty:
+                if source.live:  # a file's frames carry its own times, not the clock's
+                    self._observe(detector.check(time.monotonic()))
+                continue
+            if item is None:
                 break
+            if isinstance(item, Exception):
+                raise item
             if not online:
                 online = True
                 self._post(DeviceChange("camera", True, self.config.source))
             self.frames += 1
-            self._observe(detector.feed(frame.image, frame.time))
+            self._observe(detector.feed(item.image, item.time))
+        source.stop()
         self._observe(detector.finish(time.monotonic()))
-        self._post(DeviceChange("camera", False, "the video ended"))
+        ended = "the station stopped" if self.stop_requested.is_set() else "the video ended"
+        self._post(DeviceChange("camera", False, ended))
+
+    def _read(
+        self, source: CameraSource, frames: queue.Queue[Handed]
+    ) -> None:
+        """The capture's thread: it may block in a read for as long as the
+        camera is silent, and is left behind (a daemon) if the station stops
+        meanwhile."""
+        try:
+            for frame in source.frames():
+                if not self._hand_over(frames, frame):
+                    return
+            self._hand_over(frames, None)
+        except Exception as exc:  # the detector's thread says what it was
+            self._hand_over(frames, exc)
+
+    def _hand_over(self, frames: queue.Queue[Handed], item: Handed) -> bool:
+        """Wait for room in the queue, unless the station stops meanwhile."""
+        while not self.stop_requested.is_set():
+            try:
+                frames.put(item, timeout=0.1)
+            except queue.Full:
+                continue
+            return True
+        return False
 
     def _replay_on_spin(self) -> None:
         """Play the recorded spin each time the table waits for one."""
@@ -154,7 +214,8 @@ class CameraBridge:
                     Alarm(f"respin_{obs.reason.value}", f"{advice} ({obs.detail})", "camera")
                 )
             elif isinstance(obs, CameraAlarm):
-                if obs.active:
-                    self._post(Alarm(f"camera_{obs.kind.value}", obs.detail, "camera"))
-                if obs.kind.value == "no_frames":
+                if obs.kind is AlarmKind.NO_FRAMES:
+                    # The actor raises "camera offline" and clears it when frames return.
                     self._post(DeviceChange("camera", not obs.active, obs.detail))
+                elif obs.active:
+                    self._post(Alarm(f"camera_{obs.kind.value}", obs.detail, "camera"))

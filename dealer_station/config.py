@@ -1,13 +1,18 @@
 """The station's configuration: one TOML file, validated strictly.
 
 Every model forbids unknown keys, so a typo in the file is an error that names
-the key, never a silently ignored setting. ``dealer-station config check FILE``
-runs the same validation.
+the key, never a silently ignored setting. ``load_config`` then checks what the
+file names on disk: each table's variant, the journal's directory, the password
+and TLS files. ``dealer-station run`` and ``dealer-station config check FILE``
+both go through it, so they refuse the same files with the same lines.
 """
 
 from __future__ import annotations
 
+import os
+import tempfile
 import tomllib
+from importlib import resources
 from pathlib import Path
 from typing import Annotated, Literal
 
@@ -67,6 +72,10 @@ class CameraConfig(Strict):
     calibration: Path | None = None
     # A recorded spin played each time the table waits for one (the demo's wheel).
     replay_on_spin: bool = False
+    # A live camera that delivers no frame for this long is offline (an alarm:
+    # results need a pit boss) until frames come again. Longer than a USB
+    # camera's hiccup, short enough that no spin is judged on a dead picture.
+    offline_after_seconds: float = Field(3.0, gt=0)
 
 
 class TimersConfig(Strict):
@@ -202,12 +211,130 @@ def parse_config(text: str, source: str = "config") -> StationConfig:
 
 
 def load_config(path: Path) -> StationConfig:
+    """The station's config from its file, with every path it names resolved
+    against the file's directory and checked; a ``ConfigError`` has one line
+    per problem, each naming the file and the key."""
     try:
-        text = path.read_text(encoding="utf-8")
+        data = path.read_bytes()
     except OSError as exc:
         raise ConfigError(f"{path}: {exc.strerror}") from None
-    config = parse_config(text, str(path))
-    return _relative_to(config, path.parent)
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ConfigError(
+            f"{path}: not UTF-8 text (byte {exc.start} is {data[exc.start]:#04x}): "
+            "save the file as UTF-8"
+        ) from None
+    config = _relative_to(parse_config(text, str(path)), path.parent)
+    problems = [f"{path}: {key}: {problem}" for key, problem in _on_disk(config)]
+    if problems:
+        raise ConfigError("\n".join(problems))
+    return config
+
+
+def _on_disk(config: StationConfig) -> list[tuple[str, str]]:
+    """What the config names that the station could not use: (key, why)."""
+    problems: list[tuple[str, str]] = []
+    for i, t in enumerate(config.tables):
+        variant = _variant_problem(t.game, t.variant)
+        if variant is not None:
+            problems.append((f"tables[{i}].variant", variant))
+        if t.camera is not None and t.camera.calibration is not None:
+            problems += _unreadable(f"tables[{i}].camera.calibration", t.camera.calibration)
+    journal = _journal_problem(config.journal)
+    if journal is not None:
+        problems.append(("journal", journal))
+    mqtt = config.mqtt
+    if mqtt.password_file is not None:
+        problems += _password_problem(mqtt.password_file)
+    if mqtt.tls is not None:
+        for key in ("ca_file", "cert_file", "key_file"):
+            tls_file: Path | None = getattr(mqtt.tls, key)
+            if tls_file is not None:
+                problems += _unreadable(f"mqtt.tls.{key}", tls_file)
+    return problems
+
+
+def _variant_problem(game: str, variant: str | None) -> str | None:
+    # Imported here: the rules are not needed to parse a config.
+    from dealer_station.games.rulefile import RuleFileError
+    from dealer_station.games.table import GAMES
+
+    try:
+        GAMES[game](variant, None)
+    except RuleFileError as exc:
+        if exc.key != "variant":  # the file was found: what inside it is wrong
+            return str(exc)
+        if variant is not None and variant.endswith(".toml"):
+            return f"{variant}: no such file"
+        shipped = ", ".join(_shipped_variants(game))
+        return f"no {game} variant {variant!r}; shipped: {shipped} (or the path of a .toml file)"
+    except (ValueError, OSError) as exc:  # a rule file that is not UTF-8, or unreadable
+        return f"{variant}: {exc}"
+    return None
+
+
+def _shipped_variants(game: str) -> list[str]:
+    variants = resources.files("dealer_station.games") / "variants"
+    return sorted(
+        item.name.removesuffix(".toml")
+        for item in variants.iterdir()
+        if item.name.endswith(".toml")
+        and tomllib.loads(item.read_text(encoding="utf-8")).get("game") == game
+    )
+
+
+def _unreadable(key: str, path: Path) -> list[tuple[str, str]]:
+    try:
+        with path.open("rb") as f:
+            f.read(1)
+    except OSError as exc:
+        return [(key, f"{path}: {exc.strerror}")]
+    return []
+
+
+def _password_problem(path: Path) -> list[tuple[str, str]]:
+    key = "mqtt.password_file"
+    try:
+        password = path.read_bytes().decode("utf-8").strip()
+    except OSError as exc:
+        return [(key, f"{path}: {exc.strerror}")]
+    except UnicodeDecodeError:
+        return [(key, f"{path}: not UTF-8 text")]
+    return [] if password else [(key, f"{path}: is empty")]
+
+
+def _journal_problem(journal: Path) -> str | None:
+    """Why the station could not open its journal for writing, or None. Looks
+    without changing anything: no directory is made, no database opened (a
+    running station's journal is checked as safely as a new one)."""
+    if journal.exists():
+        if not journal.is_file():
+            return f"{journal}: not a file"
+        try:
+            fd = os.open(journal, os.O_RDWR)
+        except OSError as exc:
+            return f"{journal}: {exc.strerror}"
+        with os.fdopen(fd, "rb") as f:
+            header = f.read(16)
+        # An empty file is a new database to SQLite.
+        if header and header != b"SQLite format 3\0":
+            return f"{journal}: not an SQLite database"
+    directory = journal.parent
+    existing = directory
+    while not existing.exists() and existing != existing.parent:
+        existing = existing.parent
+    if not existing.is_dir():
+        return f"{existing} is not a directory, so {directory} cannot be made"
+    # Write access, tried for real: the station also writes the WAL, its index
+    # and the lock file beside the journal. An unnamed file leaves nothing.
+    try:
+        tempfile.TemporaryFile(dir=existing).close()
+    except OSError as exc:
+        if existing == directory:
+            return f"directory {directory} is not writable: {exc.strerror}"
+        return f"directory {directory} cannot be made in {existing}: {exc.strerror}"
+    return None
 
 
 def _relative_to(config: StationConfig, base: Path) -> StationConfig:
@@ -217,6 +344,9 @@ def _relative_to(config: StationConfig, base: Path) -> StationConfig:
     def resolve(p: Path) -> Path:
         return p if p.is_absolute() else base / p
 
+    def resolve_optional(p: Path | None) -> Path | None:
+        return None if p is None else resolve(p)
+
     tables = []
     for t in config.tables:
         camera = t.camera
@@ -224,7 +354,25 @@ def _relative_to(config: StationConfig, base: Path) -> StationConfig:
             source = camera.source
             if not source.isdigit() and "://" not in source:
                 source = str(resolve(Path(source)))
-            calibration = None if camera.calibration is None else resolve(camera.calibration)
+            calibration = resolve_optional(camera.calibration)
             camera = camera.model_copy(update={"source": source, "calibration": calibration})
-        tables.append(t.model_copy(update={"camera": camera}))
-    return config.model_copy(update={"tables": tables, "journal": resolve(config.journal)})
+        variant = t.variant
+        if variant is not None and variant.endswith(".toml"):
+            variant = str(resolve(Path(variant)))
+        tables.append(t.model_copy(update={"camera": camera, "variant": variant}))
+    mqtt = config.mqtt
+    tls = mqtt.tls
+    if tls is not None:
+        tls = tls.model_copy(
+            update={
+                "ca_file": resolve_optional(tls.ca_file),
+                "cert_file": resolve_optional(tls.cert_file),
+                "key_file": resolve_optional(tls.key_file),
+            }
+        )
+    mqtt = mqtt.model_copy(
+        update={"password_file": resolve_optional(mqtt.password_file), "tls": tls}
+    )
+    return config.model_copy(
+        update={"tables": tables, "journal": resolve(config.journal), "mqtt": mqtt}
+    )

@@ -11,14 +11,25 @@ messages the record caused (the *outbox*). They are a pure function of the
 record, stored so that a message published again after a crash is the same
 bytes with the same id. The publisher's cursor (``acked``) is the last message
 the broker acknowledged; it only moves forward.
+
+One process writes a journal, for ever: opening one for writing takes an
+exclusive lock on ``<journal>.lock`` before the database is touched, and a second
+writer is refused (``JournalInUse``) having read and written nothing. Readers
+(game recall, tools, tests looking at a running station) open it read-only and
+need no lock.
 """
 
 from __future__ import annotations
 
+import fcntl
 import json
+import os
+import shlex
 import sqlite3
+import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -105,20 +116,78 @@ class OutMessage:
     payload: str
 
 
+# A record of this kind says that an accepted record (``body.refers_to``) could
+# not be applied when the table was rebuilt, and why (``reason``, ``detail``).
+REFUSED_ON_REPLAY = "replay"
+
+
+class JournalInUse(Exception):
+    """Another process holds the journal: this one must not touch it."""
+
+
+def lock_path(path: Path) -> Path:
+    """The file whose lock says who writes the journal. Not the database
+    itself: SQLite's own POSIX locks on that file are dropped by any close() of
+    it in the process, and a lock there would be dropped with them."""
+    return path.with_name(path.name + ".lock")
+
+
+def _take_lock(path: Path) -> int:
+    """Lock the journal for this process's life (the kernel drops the lock
+    when the process ends, even by kill -9) and write who holds it. Beside the
+    file itself, so that two names of one journal (a symlink) share one lock."""
+    fd = os.open(lock_path(path.resolve()), os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o640)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        holder = os.pread(fd, 4096, 0).decode("utf-8", "replace").strip() or "unknown process"
+        os.close(fd)
+        raise JournalInUse(
+            f"journal {path} is in use by {holder}: refusing to start a second writer"
+        ) from None
+    except BaseException:
+        os.close(fd)
+        raise
+    started = datetime.now(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
+    who = f"pid {os.getpid()} (started {started}: {shlex.join(sys.orig_argv)})\n"
+    os.ftruncate(fd, 0)
+    os.pwrite(fd, who.encode(), 0)
+    return fd
+
+
 class Journal:
     """One writer: the station's event loop thread. The publisher reads the
-    outbox and moves its cursor from the same thread."""
+    outbox and moves its cursor from the same thread.
 
-    def __init__(self, path: Path) -> None:
-        path.parent.mkdir(parents=True, exist_ok=True)
+    ``read_only`` opens it for reading alone, without the lock, while another
+    process may write it: no schema, no pragma, every write fails."""
+
+    def __init__(self, path: Path, *, read_only: bool = False) -> None:
         self.path = path
-        self._db = sqlite3.connect(path, isolation_level=None)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=FULL")
-        self._db.executescript(SCHEMA)
+        self._lock: int | None = None
+        if read_only:
+            self._db = sqlite3.connect(
+                f"{path.resolve().as_uri()}?mode=ro", uri=True, isolation_level=None
+            )
+            return
+        path.parent.mkdir(parents=True, exist_ok=True)
+        # The lock before anything else: a second process must not so much as
+        # run the schema script or recover the WAL of the first one's database.
+        self._lock = _take_lock(path)
+        try:
+            self._db = sqlite3.connect(path, isolation_level=None)
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=FULL")
+            self._db.executescript(SCHEMA)
+        except BaseException:
+            os.close(self._lock)
+            raise
 
     def close(self) -> None:
         self._db.close()
+        if self._lock is not None:
+            os.close(self._lock)  # releases the lock
+            self._lock = None
 
     def append(
         self, record: Record, messages: list[OutMessage], answer: Answer | None = None
@@ -229,13 +298,24 @@ class Journal:
         return [str(r[0]) for r in rows]
 
     def last_message(self, table: str, kind: str) -> str | None:
-        """The payload of the table's last outbox message of that type."""
+        """The payload of the table's last outbox message of that type: the
+        message's own ``type``, never text that a refused input's body quotes."""
+        # instr() first: it passes over most rows without parsing their JSON.
         row = self._db.execute(
-            "SELECT payload FROM outbox WHERE table_id = ? AND payload LIKE ?"
-            " ORDER BY msg_seq DESC LIMIT 1",
-            (table, f'%"type":"{kind}"%'),
+            "SELECT payload FROM outbox WHERE table_id = ? AND instr(payload, ?) > 0"
+            " AND json_extract(payload, '$.type') = ? ORDER BY msg_seq DESC LIMIT 1",
+            (table, f'"type":"{kind}"', kind),
         ).fetchone()
         return None if row is None else str(row[0])
+
+    def refused_on_replay(self, table: str) -> set[int]:
+        """The seqs of the table's accepted records that a start could not apply
+        and journaled as refused: later starts pass over them."""
+        rows = self._db.execute(
+            "SELECT json_extract(body, '$.refers_to') FROM journal WHERE table_id = ? AND kind = ?",
+            (table, REFUSED_ON_REPLAY),
+        )
+        return {int(r[0]) for r in rows if r[0] is not None}
 
     def tables(self) -> list[str]:
         return [r[0] for r in self._db.execute("SELECT DISTINCT table_id FROM journal")]

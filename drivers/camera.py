@@ -1,13 +1,15 @@
 """The wheel camera: frames from OpenCV VideoCapture (a device index, a file or a network stream).
 
-Live sources (a device or a stream) are reopened after a failure, forever, with a pause
-between tries; a file simply ends. Frames carry a timestamp in seconds: the camera's
-monotonic clock for live sources, frame index / fps for files, so that a recorded spin
-replays with the times it was recorded at.
+Live sources (a device by index or by path, a stream, a pipe) are reopened after a failure,
+forever, with a pause between tries; a file simply ends. Frames carry a timestamp in
+seconds: the camera's monotonic clock for live sources, frame index / fps for files, so
+that a recorded spin replays with the times it was recorded at.
 """
 
 from __future__ import annotations
 
+import os
+import stat
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -31,7 +33,16 @@ class TimedFrame:
 
 
 def _is_live(source: str | int) -> bool:
-    return isinstance(source, int) or "://" in str(source)
+    """A device (its index, or a path such as udev's /dev/dealer-camera, which
+    is absent while the camera is unplugged), a stream URL, or a pipe: anything
+    but a recorded file."""
+    if isinstance(source, int) or "://" in source or source.startswith("/dev/"):
+        return True
+    try:
+        mode = os.stat(source).st_mode
+    except OSError:
+        return False
+    return stat.S_ISCHR(mode) or stat.S_ISFIFO(mode)
 
 
 class CameraSource:

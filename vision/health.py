@@ -22,6 +22,9 @@ class CameraHealth:
         self._frozen_frames = 0
         self.active: set[AlarmKind] = set()
         self.last_frame_time: float | None = None
+        # When idle() was first asked: a camera that never delivered a frame
+        # since then is as dead as one that stopped.
+        self._watched_since: float | None = None
 
     @property
     def blind(self) -> bool:
@@ -76,11 +79,15 @@ class CameraHealth:
         return out
 
     def idle(self, now: float, index: int) -> list[Alarm]:
-        """Called by the runtime on a timer: no frame for a while is a fault too."""
-        if (
-            self.last_frame_time is None
-            or now - self.last_frame_time < self.params.no_frame_seconds
-        ):
+        """Called by the runtime on a timer: no frame for a while is a fault too,
+        and so is no frame at all since the first call."""
+        if self._watched_since is None:
+            self._watched_since = now
+        since = self.last_frame_time if self.last_frame_time is not None else self._watched_since
+        gap = now - since
+        if gap < self.params.no_frame_seconds:
             return []
-        gap = now - self.last_frame_time
-        return self._set(AlarmKind.NO_FRAMES, True, f"no frame for {gap:.1f} s", index, now)
+        detail = f"no frame for {gap:.1f} s"
+        if self.last_frame_time is None:
+            detail = f"no frame in the {gap:.1f} s since the camera was opened"
+        return self._set(AlarmKind.NO_FRAMES, True, detail, index, now)

@@ -22,6 +22,7 @@ def register(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from dealer_station.config import ConfigError, load_config
+    from dealer_station.journal import JournalInUse
     from dealer_station.station import Station
 
     logging.basicConfig(
@@ -36,5 +37,11 @@ def run(args: argparse.Namespace) -> int:
     async def main() -> None:
         await Station(config).run()
 
-    asyncio.run(main())
+    try:
+        asyncio.run(main())
+    except JournalInUse as exc:
+        # Not 2: under systemd a start refused because another station still
+        # holds the journal is retried, and succeeds once that one has stopped.
+        print(f"dealer-station: {exc}", file=sys.stderr)
+        return 1
     return 0

@@ -89,3 +89,19 @@ def test_a_new_variant_in_the_config_takes_effect_between_rounds(tmp_path: Path)
     assert second.state is not None and second.state.setup.variant == "diamond-blackjack"
     selections = [r.body for r in second.journal.records("t") if r.body["type"] == "table"]
     assert [s["variant"] for s in selections] == ["standard-blackjack", "diamond-blackjack"]
+
+
+def test_the_retained_result_is_the_last_settlement_by_type_not_by_text(tmp_path: Path) -> None:
+    actor = _round_in_play(tmp_path / "j.sqlite3")
+    _send(actor, "shoe", *({"type": "card", "card": c} for c in ("3H", "6C", "7D", "2C")))
+    settlement = actor.last_result
+    assert settlement is not None and '"type":"round_settled"' in settlement
+    # A forged input whose body reads like a settlement: refused, and its
+    # refusal (a `rejected` message) quotes that body.
+    forged = {"type": "round_settled", "round": "r1", "winner": "player"}
+    assert actor.handle(Command("api", forged)).accepted is False  # type: ignore[union-attr]
+    rejected = actor.journal.outbox("bac", 0, 1000)[-1].payload
+    assert '"type":"rejected"' in rejected and '"type":"round_settled"' in rejected
+    actor.journal.close()
+    after = _actor(tmp_path / "j.sqlite3")
+    assert after.last_result == settlement
