@@ -17,8 +17,8 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any, Literal
 
-from dealer_station import snapshot, strategy_advice
-from dealer_station.config import SNAPSHOT_EVERY, TableConfig
+from dealer_station import snapshot, strategy_advice, visibility
+from dealer_station.config import SNAPSHOT_EVERY, BurnCards, TableConfig
 from dealer_station.games import table as table_fold
 from dealer_station.games.baccarat_roads import RoundMark, roads
 from dealer_station.games.engine import Output
@@ -124,6 +124,7 @@ class TableActor:
     queue: asyncio.Queue[Command | DeviceChange | Alarm] = field(default_factory=asyncio.Queue)
     listeners: list[Callable[[TableActor], None]] = field(default_factory=list)
     snapshot_every: int = SNAPSHOT_EVERY
+    burn_cards: BurnCards = "hidden"
     state: table_fold.TableState | None = field(init=False, default=None)
     msg_seq: int = field(init=False, default=0)
     # Each device's availability and since when.
@@ -348,7 +349,9 @@ class TableActor:
                 if out["type"] == "decision":
                     out["warning"] = warning
         round_id = self._round_of(new_state)
-        messages = [self._event_message(o["type"], o, item.source, round_id, now) for o in outputs]
+        # The engine's outputs never leave the actor: only their public form.
+        public = visibility.public_outputs(outputs, self.burn_cards)
+        messages = [self._event_message(o["type"], o, item.source, round_id, now) for o in public]
         if any(o["type"] == "round_settled" for o in outputs):
             self.alarms.clear()
         elif outputs and (item.source == "shoe" or event.type == "manual_card"):
@@ -382,7 +385,7 @@ class TableActor:
         for out, message in zip(outputs, messages[: len(outputs)], strict=True):
             if out["type"] == "round_settled":
                 self.last_result = message.payload
-        return Outcome(True, seq, outputs=tuple(outputs))
+        return Outcome(True, seq, outputs=tuple(public))
 
     def _strategy_warning(self, event: Event) -> str | None:
         """Diamond Blackjack's warning for a decision far from basic strategy."""
@@ -398,10 +401,12 @@ class TableActor:
         self, item: Command, raw: dict[str, Any], rejected: Rejected, now: datetime
     ) -> Outcome:
         round_id = self._round_of(self.state)
-        data = {"reason": rejected.reason, "detail": rejected.detail, "event": raw}
+        face = visibility.withheld_face(raw, self.state, self.burn_cards)
+        echoed, detail = visibility.public_refusal(raw, rejected.detail, face)
+        data = {"reason": rejected.reason, "detail": detail, "event": echoed}
         messages = [self._event_message("rejected", data, item.source, round_id, now)]
         if item.source in ("shoe", "camera") and rejected.reason in ALARM_ADVICE:
-            card = raw.get("card", "?")
+            card = visibility.WITHHELD[face] if face else raw.get("card", "?")
             advice = ALARM_ADVICE[rejected.reason].format(card=card)
             messages.append(self._raise_alarm(rejected.reason, advice, "shoe-card", round_id, now))
         seq = self.journal.append(
@@ -419,7 +424,7 @@ class TableActor:
             ),
             messages,
         )
-        return Outcome(False, seq, rejected.reason, rejected.detail)
+        return Outcome(False, seq, rejected.reason, detail)
 
     def _device(self, change: DeviceChange, now: datetime) -> None:
         state: Availability = "online" if change.online else "offline"
