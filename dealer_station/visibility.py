@@ -50,8 +50,10 @@ def public_outputs(outputs: Iterable[Output], burn_cards: BurnCards) -> list[Out
 
 
 def hole_card_due(state: TableState | None) -> bool:
-    """Whether the card the table waits for would be dealt face down."""
-    if state is None or state.hold or state.round is None:
+    """Whether the card the table waits for would be dealt face down (while
+    the round holds for an unread card too: the card a pit boss enters then
+    is the one lying face down)."""
+    if state is None or state.round is None:
         return False
     engine, rnd = state.setup.engine, state.round
     if not isinstance(engine, BlackjackEngine) or not isinstance(rnd, BlackjackRound):
