@@ -11,8 +11,8 @@ is built here from those outputs:
   total; its value leaves only with the engine's ``hole_card_revealed``;
 - a burnt card goes out without its value unless the studio's setting
   ``[publish] burn_cards = "shown"`` says otherwise;
-- a refused card echoes no value when the card due was the face-down one (it
-  lies face down on the table) or is a hidden burn.
+- a refused card echoes no value while the hole card is due or lies face
+  down (it could be that card, read or entered twice), nor a hidden burn.
 
 The view of the table (``round_view``) shows the dealer's face-up cards only,
 and game recall of an unfinished round hides what the published events hid
@@ -49,15 +49,20 @@ def public_outputs(outputs: Iterable[Output], burn_cards: BurnCards) -> list[Out
     return [public_output(o, burn_cards) for o in outputs]
 
 
-def hole_card_due(state: TableState | None) -> bool:
-    """Whether the card the table waits for would be dealt face down (while
-    the round holds for an unread card too: the card a pit boss enters then
-    is the one lying face down)."""
+def hole_card_hidden(state: TableState | None) -> bool:
+    """Whether the round's hole card is due or lies face down: while it does, a
+    refused card could be that card (read twice, or entered twice by a pit
+    boss), so no refused card is echoed. Echoing only a refused card that
+    differs from the hole card would tell its value just as well."""
     if state is None or state.round is None:
         return False
     engine, rnd = state.setup.engine, state.round
     if not isinstance(engine, BlackjackEngine) or not isinstance(rnd, BlackjackRound):
         return False
+    if rnd.hole_card == "face_down":
+        return True
+    # Due next (while the round holds for an unread card too: the card a pit
+    # boss enters then is the one that will lie face down).
     return (
         engine.rules.hole_card
         and rnd.phase == "dealing"
@@ -75,7 +80,7 @@ def withheld_face(
         return None
     if raw.get("type") == "burn":
         return "burnt" if burn_cards == "hidden" else None
-    if raw.get("type") in ("card", "manual_card") and hole_card_due(state):
+    if raw.get("type") in ("card", "manual_card") and hole_card_hidden(state):
         return "down"
     return None
 

@@ -138,10 +138,10 @@ class Channels:
         ends = end or [len(items) for items in lists]
         return [item for items, a, b in zip(lists, start, ends, strict=True) for item in items[a:b]]
 
-    def post(self, path: str, role: str, body: Any = None) -> dict[str, Any]:
+    def post(self, path: str, role: str, body: Any = None, status: int = 200) -> dict[str, Any]:
         answer = self.rig.post(path, role, body)
         self.http.append((f"POST {path} as {role}", answer.content))
-        assert answer.status_code == 200, (path, answer.status_code, answer.text)
+        assert answer.status_code == status, (path, answer.status_code, answer.text)
         result: dict[str, Any] = answer.json()
         return result
 
@@ -302,6 +302,12 @@ def play(channels: Channels, dealer: Dealer, plan: Plan) -> Round:
         elif step.kind == "pit_boss":
             body = {"card": plan.hole, "why": "card unread by the scanner"}
             act(lambda body=body: channels.post(f"/tables/{TABLE}/pit-boss/card", "pit_boss", body))
+            # A double-click: the same card again, refused, must not echo it.
+            act(
+                lambda body=body: channels.post(
+                    f"/tables/{TABLE}/pit-boss/card", "pit_boss", body, status=409
+                )
+            )
         elif plan.unread and rnd.hole_card == "face_down":
             why = {"why": "dealer error"}
             act(lambda why=why: channels.post(f"/tables/{TABLE}/pit-boss/void", "pit_boss", why))

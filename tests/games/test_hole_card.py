@@ -152,22 +152,31 @@ def test_burns_follow_the_studio_setting() -> None:
     }
 
 
-def test_a_refused_card_due_face_down_is_not_echoed() -> None:
-    t = two_boxes_dealt("9D", "QH")
-    state = t.state
-    t2 = Table(THREE)
-    t2.bet(1, 10)
-    t2.close()
-    t2.deal("9S", "8D", "7C")
-    raw = {"type": "card", "card": "QS"}
-    assert visibility.hole_card_due(t2.state)
-    face = visibility.withheld_face(raw, t2.state, "hidden")
-    assert visibility.public_refusal(raw, "QS cannot come from this shoe", face) == (
-        {"type": "card", "face": "down"},
+def test_no_refused_card_is_echoed_while_the_hole_card_is_due_or_face_down() -> None:
+    t = Table(THREE)
+    t.bet(1, 10)
+    t.close()
+    raw = {"type": "manual_card", "card": "QS"}
+    before_hole = t.state
+    t.deal("9S", "8D", "7C")
+    due = t.state
+    t.deal("QH")
+    face_down = t.state
+    t.do(1, "stand")
+    revealed = t.state
+    assert [visibility.withheld_face(raw, s, "hidden") for s in (before_hole, due, face_down)] == [
+        None,
+        "down",
+        "down",
+    ]
+    assert visibility.withheld_face(raw, revealed, "hidden") is None
+    assert visibility.public_refusal(raw, "QS cannot come from this shoe", "down") == (
+        {"type": "manual_card", "face": "down"},
         "(face down) cannot come from this shoe",
     )
-    # Once the hole card lies on the table, the next card due is face up.
-    assert visibility.withheld_face(raw, state, "hidden") is None
+    burn = {"type": "burn", "card": "QS"}
+    assert visibility.withheld_face(burn, before_hole, "hidden") == "burnt"
+    assert visibility.withheld_face(burn, before_hole, "shown") is None
 
 
 @pytest.mark.parametrize("variant", hole_card_variants())
