@@ -397,6 +397,10 @@ def test_no_channel_shows_the_hole_card_before_the_rules_reveal_it(
             *(f"GET recall as {role}" for role in RECALL_ROLES),
         }
         assert wanted <= shown, f"{plan.name}: after the reveal no {plan.hole} in {wanted - shown}"
+        # Recall of the ended round shows the hole card's own input as journaled.
+        recall = [parsed(item) for where, item in seen.after if where == "GET recall as pit_boss"]
+        inputs = [i["body"] for i in recall[-1]["inputs"]]
+        assert any(body.get("card") == plan.hole for body in inputs), inputs
         # The answer to the POST that turned it over shows it.
         assert seen.reveal_answer is not None and hole in seen.reveal_answer
         # The station knows the card all along: the journal holds it.
