@@ -27,6 +27,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from dealer_station import visibility
 from dealer_station.api.bodies import JournalEntry, RoundHistory, RoundList, RoundSummary
 from dealer_station.payloads import RoundEvent
 
@@ -109,46 +110,52 @@ def round_history(path: Path, table: str, round_id: str) -> RoundHistory | None:
     published: dict[int, list[dict[str, Any]]] = {}
     for journal_seq, event in events:
         published.setdefault(journal_seq, []).append(json.loads(event)["data"])
-    return RoundHistory(
-        **summary.model_dump(),
-        table=table,
-        inputs=[
+    inputs = []
+    for seq, at, source, kind, body, status, reason, detail, by, why in records:
+        shown, words = json.loads(body), detail
+        if end is None:
+            shown, words = _as_published(shown, detail, published.get(seq, []))
+        inputs.append(
             JournalEntry(
                 seq=seq,
                 at=at,
                 source=source,
                 kind=kind,
-                body=_as_published(json.loads(body), published.get(seq, []))
-                if end is None
-                else json.loads(body),
+                body=shown,
                 status=status,
                 reason=reason,
-                detail=detail,
+                detail=words,
                 by=by,
                 why=why,
             )
-            for seq, at, source, kind, body, status, reason, detail, by, why in records
-        ],
+        )
+    return RoundHistory(
+        **summary.model_dump(),
+        table=table,
+        inputs=inputs,
         events=[RoundEvent.model_validate_json(row[1]) for row in events],
     )
 
 
-def _as_published(body: dict[str, Any], published: list[dict[str, Any]]) -> dict[str, Any]:
-    """An input of a round in play, showing its card only if one of the events
-    it published carried it: a face-down card, a hidden burn or a withheld
-    refusal stays a card without a value."""
+def _as_published(
+    body: dict[str, Any], detail: str | None, published: list[dict[str, Any]]
+) -> tuple[dict[str, Any], str | None]:
+    """An input of a round in play (and its refusal's words), showing its card
+    only if one of the events it published carried it: a face-down card, a
+    hidden burn or a withheld refusal stays a card without a value."""
     card = body.get("card")
     if card is None:
-        return body
+        return body, detail
     shown = any(
         data.get("card") == card or (data.get("event") or {}).get("card") == card
         for data in published
     )
     if shown:
-        return body
+        return body, detail
     faces = [d.get("face") or (d.get("event") or {}).get("face") for d in published]
-    face = next((f for f in faces if f), "down")
-    return {k: v for k, v in body.items() if k != "card"} | {"face": face}
+    face = next((f for f in faces if f in visibility.WITHHELD), "down")
+    hidden, words = visibility.public_refusal(body, detail or "", face)
+    return hidden, words if detail is not None else None
 
 
 def round_exists(path: Path, table: str, round_id: str) -> bool:

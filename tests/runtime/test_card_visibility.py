@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from dealer_station.actor import Command, TableActor
+from dealer_station.api import history
 from dealer_station.config import BurnCards, ConfigError, TableConfig, parse_config
 from dealer_station.games.cards import parse_card
 from dealer_station.games.events import (
@@ -21,6 +22,7 @@ from dealer_station.games.events import (
     ManualCard,
     OpenRound,
     PlaceBet,
+    VoidRound,
 )
 from dealer_station.journal import Journal
 from dealer_station.payloads import Topics
@@ -108,6 +110,33 @@ def test_a_refused_card_while_the_hole_card_is_down_is_not_echoed(tmp_path: Path
     echoed = refused["data"]["event"]
     assert (echoed["type"], echoed["face"], "card" in echoed) == ("manual_card", "down", False)
     assert "KH" not in json.dumps(published(table)) and "KH" not in outcome.detail
+    # Game recall of the round in play: the hole card's input and the refused
+    # second one say a face-down card, without its value, for every role.
+    recall = history.round_history(table.journal.path, "t", "r1")
+    assert recall is not None and recall.status == "open"
+    assert "KH" not in recall.model_dump_json()
+    bodies = [i.body for i in recall.inputs if i.body["type"] in ("card", "manual_card")]
+    assert [b.get("face") for b in bodies][-2:] == ["down", "down"]
+    # Once the round is over, recall shows every input as journaled.
+    table.handle(Command("pit_boss", VoidRound("dealer error")))
+    ended = history.round_history(table.journal.path, "t", "r1")
+    assert ended is not None and ended.status == "void"
+    assert [i.body.get("card") for i in ended.inputs][-3:-1] == ["KH", "KH"]
+
+
+def test_recall_of_a_round_in_play_withholds_a_refusals_words_too() -> None:
+    body = {"type": "manual_card", "card": "KH"}
+    detail = "KH cannot come from this shoe: all 6 of them are already out"
+    refused = {"reason": "impossible_card", "detail": "(face down) cannot ...", "event": {}}
+    refused["event"] = {"type": "manual_card", "face": "down"}
+    shown, words = history._as_published(body, detail, [refused])
+    assert shown == {"type": "manual_card", "face": "down"}
+    assert words == "(face down) cannot come from this shoe: all 6 of them are already out"
+    dealt = {"card": "KH", "to": "box", "face": "up"}
+    assert history._as_published({"type": "card", "card": "KH"}, None, [dealt]) == (
+        {"type": "card", "card": "KH"},
+        None,
+    )
 
 
 @pytest.mark.parametrize("recovery", ["resume", "void"])
