@@ -12,6 +12,7 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any
 
+from dealer_station import visibility
 from dealer_station.games.baccarat import BaccaratRound, score
 from dealer_station.games.baccarat import card_value as baccarat_value
 from dealer_station.games.blackjack import BlackjackRound
@@ -60,8 +61,8 @@ def action_text(step: NextStep, game: str, rnd: object = None) -> str:
 
 def _blackjack_view(rnd: BlackjackRound) -> dict[str, Any]:
     # The dealer as the table sees it: a face-down hole card is counted, never
-    # shown, and the total is of the face-up cards (dealer_station/visibility.py).
-    shown = rnd.face_up_dealer
+    # shown, and the total is of the face-up cards.
+    shown = visibility.face_up_dealer(rnd)
     dealer_total, dealer_soft = hand_total(shown)
     return {
         "dealer": {

@@ -14,7 +14,8 @@ is built here from those outputs:
 - a refused card echoes no value while the hole card is due or lies face
   down (it could be that card, read or entered twice), nor a hidden burn.
 
-The view of the table (``round_view``) shows the dealer's face-up cards only,
+The view of the table (``round_view``) shows the dealer's face-up cards only
+(``face_up_dealer``),
 and game recall of an unfinished round hides what the published events hid
 (``api/history``).
 """
@@ -26,6 +27,7 @@ from typing import Any
 
 from dealer_station.config import BurnCards
 from dealer_station.games.blackjack import BlackjackEngine, BlackjackRound
+from dealer_station.games.cards import Card
 from dealer_station.games.engine import Output
 from dealer_station.games.table import TableState
 
@@ -47,6 +49,11 @@ def public_output(out: Output, burn_cards: BurnCards) -> Output:
 
 def public_outputs(outputs: Iterable[Output], burn_cards: BurnCards) -> list[Output]:
     return [public_output(o, burn_cards) for o in outputs]
+
+
+def face_up_dealer(rnd: BlackjackRound) -> tuple[Card, ...]:
+    """The dealer's cards anyone at the table can see: the view shows these."""
+    return rnd.dealer[:1] if rnd.hole_card == "face_down" else rnd.dealer
 
 
 def hole_card_hidden(state: TableState | None) -> bool:

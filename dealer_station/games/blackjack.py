@@ -140,11 +140,6 @@ class BlackjackRound:
     def up_card(self) -> Card | None:
         return self.dealer[0] if self.dealer else None
 
-    @property
-    def face_up_dealer(self) -> tuple[Card, ...]:
-        """The dealer's cards anyone at the table can see."""
-        return self.dealer[:1] if self.hole_card == "face_down" else self.dealer
-
     def box(self, number: int) -> Box:
         for b in self.boxes:
             if b.number == number:
