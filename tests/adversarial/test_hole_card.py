@@ -151,6 +151,8 @@ class Channels:
             answer = self.rig.get(f"/tables/{TABLE}/state", role)
             assert answer.status_code == 200
             self.http.append((f"GET /state as {role}", answer.content))
+        for path in ("/tables", "/metrics"):  # whatever these answer must not leak either
+            self.http.append((f"GET {path}", self.rig.get(path, "viewer").content))
         if round_id is None:
             return
         for role in RECALL_ROLES:
