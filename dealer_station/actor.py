@@ -17,8 +17,8 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from typing import Any, Literal
 
-from dealer_station import snapshot, strategy_advice
-from dealer_station.config import SNAPSHOT_EVERY, TableConfig
+from dealer_station import snapshot, strategy_advice, visibility
+from dealer_station.config import SNAPSHOT_EVERY, BurnCards, TableConfig
 from dealer_station.games import table as table_fold
 from dealer_station.games.baccarat_roads import RoundMark, roads
 from dealer_station.games.engine import Output
@@ -179,6 +179,7 @@ class TableActor:
     queue: asyncio.Queue[Command | DeviceChange | Alarm] = field(default_factory=asyncio.Queue)
     listeners: list[Callable[[TableActor], None]] = field(default_factory=list)
     snapshot_every: int = SNAPSHOT_EVERY
+    burn_cards: BurnCards = "hidden"
     state: table_fold.TableState | None = field(init=False, default=None)
     msg_seq: int = field(init=False, default=0)
     # Each device's availability and since when.
@@ -528,7 +529,9 @@ class TableActor:
                 if out["type"] == "decision":
                     out["warning"] = warning
         round_id = self._round_of(new_state)
-        messages = [self._event_message(o["type"], o, item.source, round_id, now) for o in outputs]
+        # The engine's outputs never leave the actor: only their public form.
+        public = visibility.public_outputs(outputs, self.burn_cards)
+        messages = [self._event_message(o["type"], o, item.source, round_id, now) for o in public]
         if any(o["type"] == "round_settled" for o in outputs):
             self.alarms.clear()
         elif outputs and (item.source == "shoe" or event.type in ("manual_card", "hold_release")):
@@ -544,7 +547,7 @@ class TableActor:
         body = event_to_json(event)
         if item.ref is not None:
             body["id"] = item.ref
-        outcome, answer = self._answered(item, new_state, Outcome(True, 0, outputs=tuple(outputs)))
+        outcome, answer = self._answered(item, new_state, Outcome(True, 0, outputs=tuple(public)))
         seq = self.journal.append(
             Record(
                 self.id,
@@ -581,14 +584,16 @@ class TableActor:
         self, item: Command, raw: dict[str, Any], rejected: Rejected, now: datetime
     ) -> Outcome:
         round_id = self._round_of(self.state)
-        data = {"reason": rejected.reason, "detail": rejected.detail, "event": raw}
+        face = visibility.withheld_face(raw, self.state, self.burn_cards)
+        echoed, detail = visibility.public_refusal(raw, rejected.detail, face)
+        data = {"reason": rejected.reason, "detail": detail, "event": echoed}
         messages = [self._event_message("rejected", data, item.source, round_id, now)]
         if item.source in ("shoe", "camera") and rejected.reason in ALARM_ADVICE:
-            card = raw.get("card", "?")
+            card = visibility.WITHHELD[face] if face else raw.get("card", "?")
             advice = ALARM_ADVICE[rejected.reason].format(card=card)
             messages.append(self._raise_alarm(rejected.reason, advice, "shoe-card", round_id, now))
         outcome, answer = self._answered(
-            item, self.state, Outcome(False, 0, rejected.reason, rejected.detail)
+            item, self.state, Outcome(False, 0, rejected.reason, detail)
         )
         seq = self.journal.append(
             Record(

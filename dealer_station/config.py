@@ -106,6 +106,15 @@ class TableConfig(Strict):
     self_driving: SelfDrivingConfig | None = None
 
 
+# What the station publishes of a burnt card (docs/mqtt.md, dealer_station/visibility.py).
+BurnCards = Literal["hidden", "shown"]
+
+
+class PublishConfig(Strict):
+    # "hidden": a burn goes out as "a card was burnt", its value kept in the journal.
+    burn_cards: BurnCards = "hidden"
+
+
 class HttpConfig(Strict):
     host: str = "127.0.0.1"
     port: int = Field(8080, ge=0, le=65535)
@@ -165,6 +174,7 @@ class StationConfig(Strict):
     mqtt: MqttConfig = MqttConfig()
     http: HttpConfig = HttpConfig()
     auth: AuthConfig = AuthConfig()
+    publish: PublishConfig = PublishConfig()
     tables: list[TableConfig]
 
     @field_validator("tables")

@@ -2,7 +2,8 @@
 
 - an MQTT broker: Debian's mosquitto when it is installed, else an embedded
   amqtt broker (the station then speaks MQTT 3.1.1, which amqtt serves);
-- a baccarat and a blackjack table, each fed by the shoe simulator on a real
+- a baccarat and a blackjack table (any shipped blackjack variant:
+  ``--blackjack-variant``), each fed by the shoe simulator on a real
   pseudo-terminal, opened through the real serial driver; the simulator draws a
   card whenever the shoe's indicator turns green, as a croupier would;
 - a roulette table whose camera is a recorded wheel video, played each time a
@@ -38,6 +39,7 @@ from dealer_station.config import (
     TimersConfig,
     TokenConfig,
 )
+from dealer_station.games.blackjack_rules import SHIPPED_VARIANTS, load_variant
 from dealer_station.station import Station
 from drivers.shoe.shuffled_shoe import shuffled_shoe
 from drivers.shoe.simulator import FramedShoeSimulator
@@ -47,6 +49,8 @@ log = logging.getLogger(__name__)
 
 REPO = Path(__file__).resolve().parents[1]
 WHEEL_VIDEOS = REPO / "tests" / "fixtures" / "wheel"
+
+DEFAULT_BLACKJACK_VARIANT = "standard-blackjack"
 
 # The pace of the demo's croupier: a card every so often while the indicator is
 # green, so a person can follow the deal in the console.
@@ -136,12 +140,27 @@ class DemoCredentials:
         )
 
 
+class UnknownVariant(ValueError):
+    """A blackjack variant the station does not ship."""
+
+
+def blackjack_decks(variant: str) -> int:
+    """The decks of a shipped blackjack variant (its simulated shoe holds as
+    many); ``UnknownVariant`` for any other name."""
+    if variant not in SHIPPED_VARIANTS:
+        raise UnknownVariant(
+            f"no blackjack variant {variant!r}; shipped: {', '.join(SHIPPED_VARIANTS)}"
+        )
+    return load_variant(variant).decks
+
+
 def demo_config(
     workdir: Path,
     broker: DemoBroker,
     http_port: int,
     shoes: dict[str, str],
     credentials: DemoCredentials,
+    blackjack_variant: str = DEFAULT_BLACKJACK_VARIANT,
 ) -> StationConfig:
     timers = TimersConfig(betting_seconds=6, decision_seconds=6, insurance_seconds=4)
     return StationConfig(
@@ -166,7 +185,7 @@ def demo_config(
             TableConfig(
                 id="blackjack-1",
                 game="blackjack",
-                variant="standard-blackjack",
+                variant=blackjack_variant,
                 shoe=ShoeConfig(port=shoes["blackjack-1"]),
                 timers=timers,
                 self_driving=SelfDrivingConfig(),
@@ -193,12 +212,16 @@ async def deal_when_green(simulator: FramedShoeSimulator, decks: int) -> None:
 
 
 async def run_demo(
-    workdir: Path | None = None, http_port: int = 8080, seed: int = 1, broker_choice: str = "auto"
+    workdir: Path | None = None,
+    http_port: int = 8080,
+    seed: int = 1,
+    broker_choice: str = "auto",
+    blackjack_variant: str = DEFAULT_BLACKJACK_VARIANT,
 ) -> None:
+    decks = {"baccarat-1": 8, "blackjack-1": blackjack_decks(blackjack_variant)}
     with contextlib.ExitStack() as stack:
         if workdir is None:
             workdir = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="dealer-demo-")))
-        decks = {"baccarat-1": 8, "blackjack-1": 6}
         simulators = {
             tid: stack.enter_context(FramedShoeSimulator(decks=n, seed=seed + i))
             for i, (tid, n) in enumerate(decks.items())
@@ -211,6 +234,7 @@ async def run_demo(
                 http_port,
                 {tid: sim.port for tid, sim in simulators.items()},
                 credentials,
+                blackjack_variant,
             )
             station = Station(config)
             dealers = []
@@ -243,7 +267,7 @@ def _print_where_to_look(
     ]
     for table in config.tables:
         lines += [
-            f"  {table.id}",
+            f"  {table.id}" + (f"  ({table.variant})" if table.variant else ""),
             f"    console   {base}/console/{table.id}#token={croupier}",
             f"    overlay   {base}/overlay/{table.id}#token={viewer}",
         ]

@@ -3,7 +3,8 @@
 ``table_view(state)`` is the JSON of the retained ``round/state`` topic and of the
 console's live updates: the phase, the next required action in the words a
 croupier reads at arm's length ("CARD TO BOX 3 - HAND 2"), and the cards on the
-table with their totals.
+table with their totals, as anyone at the table sees them: a face-down card is
+there, its value is not.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any
 
+from dealer_station import visibility
 from dealer_station.games.baccarat import BaccaratRound, score
 from dealer_station.games.baccarat import card_value as baccarat_value
 from dealer_station.games.blackjack import BlackjackRound
@@ -58,12 +60,17 @@ def action_text(step: NextStep, game: str, rnd: object = None) -> str:
 
 
 def _blackjack_view(rnd: BlackjackRound) -> dict[str, Any]:
-    dealer_total, dealer_soft = hand_total(rnd.dealer)
+    # The dealer as the table sees it: a face-down hole card is counted, never
+    # shown, and the total is of the face-up cards.
+    shown = visibility.face_up_dealer(rnd)
+    dealer_total, dealer_soft = hand_total(shown)
     return {
         "dealer": {
-            "cards": [str(c) for c in rnd.dealer],
+            "cards": [str(c) for c in shown],
+            "face_down": len(rnd.dealer) - len(shown),
             "total": dealer_total,
             "soft": dealer_soft,
+            "total_of": "face_up" if len(shown) < len(rnd.dealer) else "all",
         },
         "boxes": [
             {

@@ -44,6 +44,7 @@ class Station:
                 self.journal,
                 Topics(config.mqtt.prefix, config.studio, t.id),
                 snapshot_every=config.snapshot_every,
+                burn_cards=config.publish.burn_cards,
             )
             for t in config.tables
         }

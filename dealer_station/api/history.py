@@ -7,6 +7,11 @@ round event published for it. Queries run in a worker thread on their own
 read-only connection: a long recall never holds up the loop the tables run on.
 SQLite in WAL mode lets that reader run beside the station's one writer.
 
+While a round is in play, its recall shows of each input's card only what
+that input's published events showed (dealer_station/visibility.py): the hole
+card's record says a card was dealt face down, for every role, until the round
+ends; its value is in the events once ``hole_card_revealed`` is.
+
 Round ids are unique per table by construction unless a game server chose one
 twice or the table's counter restarted with a new variant; then the latest
 round of that id is the one shown.
@@ -22,6 +27,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from dealer_station import visibility
 from dealer_station.api.bodies import JournalEntry, RoundHistory, RoundList, RoundSummary
 from dealer_station.payloads import RoundEvent
 
@@ -96,31 +102,60 @@ def round_history(path: Path, table: str, round_id: str) -> RoundHistory | None:
             (table, first_seq, last_seq),
         ).fetchall()
         events = db.execute(
-            "SELECT payload FROM outbox WHERE table_id = ? AND msg_seq BETWEEN ? AND ?"
+            "SELECT journal_seq, payload FROM outbox WHERE table_id = ? AND msg_seq BETWEEN ? AND ?"
             " AND json_extract(payload, '$.round') = ? ORDER BY msg_seq",
             (table, first_msg, last_msg, round_id),
         ).fetchall()
     summary = _summary(json.loads(payload), json.loads(end[2]) if end else None)
-    return RoundHistory(
-        **summary.model_dump(),
-        table=table,
-        inputs=[
+    published: dict[int, list[dict[str, Any]]] = {}
+    for journal_seq, event in events:
+        published.setdefault(journal_seq, []).append(json.loads(event)["data"])
+    inputs = []
+    for seq, at, source, kind, body, status, reason, detail, by, why in records:
+        shown, words = json.loads(body), detail
+        if end is None:
+            shown, words = _as_published(shown, detail, published.get(seq, []))
+        inputs.append(
             JournalEntry(
                 seq=seq,
                 at=at,
                 source=source,
                 kind=kind,
-                body=json.loads(body),
+                body=shown,
                 status=status,
                 reason=reason,
-                detail=detail,
+                detail=words,
                 by=by,
                 why=why,
             )
-            for seq, at, source, kind, body, status, reason, detail, by, why in records
-        ],
-        events=[RoundEvent.model_validate_json(row[0]) for row in events],
+        )
+    return RoundHistory(
+        **summary.model_dump(),
+        table=table,
+        inputs=inputs,
+        events=[RoundEvent.model_validate_json(row[1]) for row in events],
     )
+
+
+def _as_published(
+    body: dict[str, Any], detail: str | None, published: list[dict[str, Any]]
+) -> tuple[dict[str, Any], str | None]:
+    """An input of a round in play (and its refusal's words), showing its card
+    only if one of the events it published carried it: a face-down card, a
+    hidden burn or a withheld refusal stays a card without a value."""
+    card = body.get("card")
+    if card is None:
+        return body, detail
+    shown = any(
+        data.get("card") == card or (data.get("event") or {}).get("card") == card
+        for data in published
+    )
+    if shown:
+        return body, detail
+    faces = [d.get("face") or (d.get("event") or {}).get("face") for d in published]
+    face = next((f for f in faces if f in visibility.WITHHELD), "down")
+    hidden, words = visibility.public_refusal(body, detail or "", face)
+    return hidden, words if detail is not None else None
 
 
 def round_exists(path: Path, table: str, round_id: str) -> bool:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -24,14 +25,26 @@ def register(subparsers: Any) -> None:
         default="auto",
         help="auto: mosquitto when installed, else the embedded amqtt broker (MQTT 3.1.1)",
     )
+    parser.add_argument(
+        "--blackjack-variant",
+        metavar="NAME",
+        default="standard-blackjack",
+        help="the blackjack table's variant, any shipped one (e.g. blackjack-3-position, "
+        "whose hole card stays face down until the dealer plays)",
+    )
     parser.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    from dealer_station.demo import run_demo
+    from dealer_station.demo import UnknownVariant, blackjack_decks, run_demo
 
+    try:
+        blackjack_decks(args.blackjack_variant)
+    except UnknownVariant as exc:
+        print(f"dealer-station demo: {exc}", file=sys.stderr)
+        return 2
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     if args.dir is not None:
         args.dir.mkdir(parents=True, exist_ok=True)
-    asyncio.run(run_demo(args.dir, args.http_port, args.seed, args.broker))
+    asyncio.run(run_demo(args.dir, args.http_port, args.seed, args.broker, args.blackjack_variant))
     return 0

@@ -331,7 +331,13 @@ class BaccaratEngine:
         if new.due() is None:
             new = replace(new, phase="settled")
         return new, [
-            {"type": "card_dealt", "card": str(card), "to": due, "score": score(new.values(due))}
+            {
+                "type": "card_dealt",
+                "card": str(card),
+                "to": due,
+                "face": "up",  # every baccarat card (dealer_station/visibility.py)
+                "score": score(new.values(due)),
+            }
         ]
 
     def outcome(self, state: BaccaratRound) -> Output:

@@ -41,6 +41,9 @@ OFFER_ANSWERS = {
 }
 
 Phase = Literal["betting", "dealing", "insurance", "playing", "dealer", "over"]
+# The dealer's second card in a hole-card variant: not dealt yet, lying face
+# down (its value known to the journal and nobody else), or turned over.
+HoleCard = Literal["none", "face_down", "revealed"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,6 +134,7 @@ class BlackjackRound:
     dealer: tuple[Card, ...] = ()
     offers: tuple[Offer, ...] = ()
     void_reason: str = ""
+    hole_card: HoleCard = "none"
 
     @property
     def up_card(self) -> Card | None:
@@ -221,9 +225,11 @@ class BlackjackEngine:
         if state.phase == "over":
             raise Rejected("round_over", "the round is settled")
         if isinstance(event, VoidRound):
-            return replace(state, phase="over", void_reason=event.reason), [
-                {"type": "round_void", "reason": event.reason}
-            ]
+            # A void ends the round: no decision is left that the hole card
+            # could sway, and recall must show every card the round dealt.
+            voided, outputs = _reveal(state, [], "round_void")
+            outputs.append({"type": "round_void", "reason": event.reason})
+            return replace(voided, phase="over", void_reason=event.reason), outputs
         if isinstance(event, PlaceBet | CancelBet):
             if state.phase != "betting":
                 raise Rejected("betting_closed", "bets are taken only while betting is open")
@@ -351,13 +357,21 @@ class BlackjackEngine:
                 "misdeal", f"no card is due now: waiting for {step.kind} {step.to}".strip()
             )
         if step.to == "dealer":
-            new = replace(state, dealer=(*state.dealer, card))
+            hole = state.phase == "dealing" and self.rules.hole_card and len(state.dealer) == 1
+            new = replace(
+                state,
+                dealer=(*state.dealer, card),
+                hole_card="face_down" if hole else state.hole_card,
+            )
             total, soft = hand_total(new.dealer)
+            # The engine says what it knows; dealer_station.visibility decides
+            # what of a face-down card leaves the station (nothing but its face).
             outputs: list[Output] = [
                 {
                     "type": "card_dealt",
                     "card": str(card),
                     "to": "dealer",
+                    "face": "down" if hole else "up",
                     "total": total,
                     "soft": soft,
                 }
@@ -395,6 +409,7 @@ class BlackjackEngine:
                 "to": "box",
                 "box": box_number,
                 "hand": index,
+                "face": "up",
                 "total": total,
                 "soft": soft,
             }
@@ -458,7 +473,8 @@ class BlackjackEngine:
             has_bj = is_two_card_21(state.dealer)
             outputs.append({"type": "dealer_peeked", "blackjack": has_bj})
             if has_bj:
-                return replace(state, phase="over"), outputs
+                revealed, outputs = _reveal(state, outputs, "dealer_blackjack")
+                return replace(revealed, phase="over"), outputs
         for box in state.boxes:
             if box.has_blackjack and self._blackjack_final_now(up):
                 paid = [
@@ -485,7 +501,7 @@ class BlackjackEngine:
     ) -> tuple[BlackjackRound, list[Output]]:
         if self._current(state) is not None:
             return state, outputs
-        state = replace(state, phase="dealer")
+        state, outputs = _reveal(replace(state, phase="dealer"), outputs, "dealer_plays")
         return self._dealer_continue(state, outputs)
 
     # -- the dealer ----------------------------------------------------------------
@@ -692,6 +708,25 @@ class BlackjackEngine:
 
     def outcome(self, state: BlackjackRound) -> Output:
         return settle(self.rules, state)
+
+
+def _reveal(
+    state: BlackjackRound, outputs: list[Output], why: str
+) -> tuple[BlackjackRound, list[Output]]:
+    """Turn the hole card over, if one lies face down: the one output that
+    carries its value (and the dealer's whole total) out of the station."""
+    if state.hole_card != "face_down":
+        return state, outputs
+    total, soft = hand_total(state.dealer)
+    revealed: Output = {
+        "type": "hole_card_revealed",
+        "card": str(state.dealer[1]),
+        "cards": [str(c) for c in state.dealer],
+        "total": total,
+        "soft": soft,
+        "why": why,
+    }
+    return replace(state, hole_card="revealed"), [*outputs, revealed]
 
 
 def _parse_label(label: str) -> tuple[int, int]:

@@ -235,7 +235,7 @@ function renderBlackjack(s, view, side) {
   const due = s.next.to || "";
   const dealer = el("div", `dealer${due === "dealer" ? " due" : ""}`);
   dealer.append(el("h2", "", "DEALER"));
-  if (v) dealer.append(DS.cards(v.dealer.cards), el("div", "total", DS.total(v.dealer)));
+  if (v) dealer.append(DS.cards(v.dealer.cards, v.dealer.face_down), el("div", "total", DS.total(v.dealer)));
   view.append(dealer);
   const boxes = el("div", "boxes");
   for (const b of (v && v.boxes) || []) {

@@ -68,14 +68,24 @@ const DS = (() => {
     c.title = code;
     return c;
   }
-  function cards(codes) {
+  // A face-down card: its back, and nothing of its value (the station never
+  // sends it, docs/mqtt.md "Visibility").
+  function back() {
+    const c = el("span", "card back");
+    c.title = "face down";
+    return c;
+  }
+  function cards(codes, faceDown) {
     const row = el("div", "cards");
     for (const code of codes || []) row.append(card(code));
+    for (let i = 0; i < (faceDown || 0); i++) row.append(back());
     return row;
   }
+  // A total of the face-up cards only says so: "10 + ?".
   function total(hand) {
     if (!hand.cards || hand.cards.length === 0) return "";
-    return hand.soft ? `soft ${hand.total}` : String(hand.total);
+    const shown = hand.soft ? `soft ${hand.total}` : String(hand.total);
+    return hand.total_of === "face_up" ? `${shown} + ?` : shown;
   }
 
   // A road as players know it: a grid of 6 rows, newest columns on the right.

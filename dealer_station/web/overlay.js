@@ -32,7 +32,7 @@ function render() {
     if (live.stats) corner.append(panel(DS.roads(live.stats, { bead: 8, big: 16, derived: 16 })));
   } else if (s.game === "blackjack" && v) {
     const dealer = el("div", "dealer");
-    dealer.append(el("h2", "", `DEALER  ${DS.total(v.dealer)}`), DS.cards(v.dealer.cards));
+    dealer.append(el("h2", "", `DEALER  ${DS.total(v.dealer)}`), DS.cards(v.dealer.cards, v.dealer.face_down));
     table.append(dealer);
     for (const b of v.boxes) {
       const box = el("div", "box");

@@ -62,7 +62,13 @@ def test_an_unread_card_holds_the_round_until_the_pit_boss_enters_it() -> None:
     assert _refused(state, DealCard(parse_card("3S"))) == "round_held"
     state, outputs = table.apply(state, ManualCard(parse_card("3S"), to="banker"))
     assert not state.hold
-    assert outputs[0] == {"type": "card_dealt", "card": "3S", "to": "banker", "score": 3}
+    assert outputs[0] == {
+        "type": "card_dealt",
+        "card": "3S",
+        "to": "banker",
+        "face": "up",
+        "score": 3,
+    }
     assert state.shoe is not None and state.shoe.dealt == 2
 
 
