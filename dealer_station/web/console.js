@@ -64,17 +64,31 @@ function explain(result) {
   return `ERROR ${result.status}`;
 }
 
-// Every command names the step of the table as the console shows it: the
-// station refuses it as stale if the table has moved on since (docs/api.md).
+// The step the table showed when the open dialog was opened. A number, card or
+// VOID picked in a dialog means the table as it was then: left open while the
+// round ended and the next began, it must be refused as stale, not applied to
+// the next round.
+let dialogStep = null;
+
+function shownStep() {
+  return live.state ? live.state.next.step : null;
+}
+
+// Every command names the step of the table as the console shows it (or showed
+// it when its dialog opened): the station refuses it as stale if the table has
+// moved on since (docs/api.md).
 async function command(path, body, asPitBoss) {
   const token = asPitBoss ? pit && pit.token : consoleToken;
   const headers = { "Idempotency-Key": newKey() };
-  if (live.state && live.state.next.step) headers["If-Match"] = `"${live.state.next.step}"`;
+  const step = modal.open ? dialogStep : shownStep();
+  if (step) headers["If-Match"] = `"${step}"`;
   const result = await request("POST", `/tables/${encodeURIComponent(T)}${path}`, body, token, headers);
   if (result.status === 200 || result.status === 202) {
     toast("DONE", "ok");
     return true;
   }
+  // A dialog opened on a table that has moved on shows what no longer holds.
+  if (result.status === 409 && result.data && result.data.reason === "stale" && modal.open) modal.close();
   if (result.status === 401 && asPitBoss) {
     pit = null;
     toast("PIN SESSION ENDED: ENTER THE PIN AGAIN", "bad");
@@ -304,7 +318,10 @@ function dialog(title, build) {
   close.append(el("kbd", "", "Esc"));
   close.onclick = () => modal.close();
   body.append(close);
-  if (!modal.open) modal.showModal();
+  if (!modal.open) {
+    dialogStep = shownStep();
+    modal.showModal();
+  }
 }
 
 function button(label, key, action, cls) {

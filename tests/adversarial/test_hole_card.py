@@ -302,7 +302,8 @@ def play(channels: Channels, dealer: Dealer, plan: Plan) -> Round:
             unread = plan.unread and code == plan.hole
             act(lambda code=code, unread=unread: dealer.draw(code, unread=unread))
         elif step.kind == "pit_boss":
-            body = {"card": plan.hole, "why": "card unread by the scanner"}
+            # The place the pit boss's dialog names: where the held card goes.
+            body = {"card": plan.hole, "to": step.to, "why": "card unread by the scanner"}
             act(lambda body=body: channels.post(f"/tables/{TABLE}/pit-boss/card", "pit_boss", body))
             # A double-click: the same card again, refused, must not echo it.
             act(

@@ -32,3 +32,42 @@ def test_each_press_names_the_step_on_screen_and_itself(page: Page, station: Rig
     assert closed.value.headers["if-match"] == f'"{betting}"'
     keys = [r.headers["idempotency-key"] for r in (opened.value, closed.value)]
     assert all(re.fullmatch(r"[0-9a-f]{32}", k) for k in keys) and keys[0] != keys[1]
+
+
+def test_a_number_picked_in_a_pad_left_open_across_rounds_is_refused(
+    page: Page, station: Rig
+) -> None:
+    """The issue's stale "confirm 5": the pad was opened for one spin, the round
+    ended meanwhile (here a pit boss confirmed 17) and the next round waits for
+    its spin. The 5 meant the old spin: the station refuses it as stale and the
+    new round still waits for its number."""
+    if station.get("/tables/rou/state", "viewer").json()["state"]["next"]["kind"] != "round_open":
+        # The table is shared with other tests: start from a round that is over.
+        start = {"why": "a fresh round for this test"}
+        assert station.post("/tables/rou/pit-boss/void", "pit_boss", start).status_code == 200
+    page.goto(f"{station.url}/console/rou#token={TOKENS['croupier']}")
+    action = page.locator("#action")
+    shown = station.get("/tables/rou/state", "viewer").json()["state"]["action"]
+    expect(action).to_have_text(shown)
+    page.keyboard.press("o")
+    expect(action).to_have_text("BETS OPEN")
+    page.keyboard.press("n")
+    expect(action).to_have_text("NO MORE BETS: SPIN")
+    page.keyboard.press("r")
+    page.locator(".pad.numbers").get_by_role("button", name="5", exact=True).click()
+    confirm = page.locator("#modal").get_by_role("button", name="5 RED - CONFIRM")
+    expect(confirm).to_be_visible()
+
+    why = {"number": 17, "why": "camera unsure: checked"}
+    assert station.post("/tables/rou/pit-boss/wheel-result", "pit_boss", why).status_code == 200
+    assert station.post("/tables/rou/round/open", "croupier").status_code == 200
+    assert station.post("/tables/rou/round/close-bets", "croupier").status_code == 200
+    waiting = station.get("/tables/rou/state", "viewer").json()["state"]
+    expect(action).to_have_text("NO MORE BETS: SPIN")
+
+    with page.expect_response(lambda r: r.url.endswith("/tables/rou/wheel/result")) as sent:
+        confirm.click()
+    assert sent.value.status == 409 and sent.value.json()["reason"] == "stale"
+    expect(page.locator("#modal")).not_to_be_visible()
+    now = station.get("/tables/rou/state", "viewer").json()["state"]
+    assert (now["round"], now["next"]["kind"]) == (waiting["round"], "wheel")
