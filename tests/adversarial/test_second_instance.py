@@ -114,7 +114,8 @@ def test_a_second_station_is_refused_and_the_first_keeps_every_card(
         journal, "SELECT body FROM journal WHERE source = 'shoe' AND kind = 'event'"
         " AND status = 'accepted' ORDER BY seq",
     )]  # fmt: skip
-    assert [c["id"] for c in cards] == [f"{boot_id}:{c.shoe_index}" for c in sent]
+    # Each card under its name for ever: <boot id>:<insertion>:<index> (docs/shoe.md).
+    assert [c["id"] for c in cards] == [f"{boot_id}:{c.insertion}:{c.shoe_index}" for c in sent]
     assert [c["card"] for c in cards] == [c.card for c in sent]
     assert max(_settled(journal).values()) == 1
     voids = _read(journal, 'SELECT body FROM journal WHERE body LIKE \'%"type":"void"%\'')

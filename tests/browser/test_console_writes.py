@@ -47,8 +47,8 @@ def test_a_number_picked_in_a_pad_left_open_across_rounds_is_refused(
         assert station.post("/tables/rou/pit-boss/void", "pit_boss", start).status_code == 200
     page.goto(f"{station.url}/console/rou#token={TOKENS['croupier']}")
     action = page.locator("#action")
-    shown = station.get("/tables/rou/state", "viewer").json()["state"]["action"]
-    expect(action).to_have_text(shown)
+    # The console has the table (a round over, or voided above) before a key is pressed.
+    expect(action).to_have_text(re.compile("OPEN BETS|ROUND VOID"))
     page.keyboard.press("o")
     expect(action).to_have_text("BETS OPEN")
     page.keyboard.press("n")
