@@ -410,7 +410,10 @@ class TableActor:
                 try:
                     self.handle(item)
                 except Exception:  # a bug must not stop the table: log it and go on
-                    log.exception("table %s failed to handle %r", self.id, item)
+                    # Its kind and source, not the item: it may hold a face-down card.
+                    source = item.source if isinstance(item, Command | Alarm) else item.device
+                    kind = type(item).__name__
+                    log.exception("table %s failed to handle a %s from %s", self.id, kind, source)
                     if isinstance(item, Command | Alarm) and item.reply and not item.reply.done():
                         item.reply.set_exception(RuntimeError("internal error"))
         finally:

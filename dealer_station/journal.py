@@ -277,15 +277,6 @@ class Journal:
                 table_id, at, source, kind_, json.loads(body), status, reason, detail, by, why, seq
             )
 
-    def last_body(self, table: str, source: str) -> dict[str, Any] | None:
-        """The body of the table's last event journaled from ``source``."""
-        row = self._db.execute(
-            "SELECT body FROM journal WHERE table_id = ? AND source = ? AND kind = 'event'"
-            " ORDER BY seq DESC LIMIT 1",
-            (table, source),
-        ).fetchone()
-        return None if row is None else dict(json.loads(row[0]))
-
     def recent_ids(self, table: str, source: str, limit: int) -> list[str]:
         """The device names (``id``) of the table's last ``limit`` events from
         ``source`` that carry one, newest first."""

@@ -29,7 +29,14 @@ def _box_hand(to: str) -> str:
     return f"{box.upper()} - HAND {int(hand) + 1}"
 
 
-def action_text(step: NextStep, game: str, rnd: object = None) -> str:
+# Why a round holds, in the words that send the croupier for a pit boss.
+HOLD_TEXT = {
+    "card_unread": "CALL PIT BOSS: CARD UNREAD",
+    "impossible_card": "CALL PIT BOSS: IMPOSSIBLE CARD",
+}
+
+
+def action_text(step: NextStep, game: str, rnd: object = None, hold: str = "") -> str:
     """The next required action, as the console shows it in large type."""
     if step.kind == "round_open":
         return "OPEN BETS"
@@ -38,7 +45,7 @@ def action_text(step: NextStep, game: str, rnd: object = None) -> str:
     if step.kind == "shuffle":
         return "SHUFFLE: CUT CARD OUT"
     if step.kind == "pit_boss":
-        return "CALL PIT BOSS: CARD UNREAD"
+        return HOLD_TEXT.get(hold, "CALL PIT BOSS")
     if step.kind == "settled":
         return "ROUND OVER"
     if step.kind == "insurance":
@@ -133,7 +140,7 @@ def table_view(state: TableState) -> dict[str, Any]:
         "variant": state.setup.variant,
         "round": None,
         "next": step.to_json(),
-        "action": action_text(step, state.game, state.round),
+        "action": action_text(step, state.game, state.round, state.hold),
         "hold": state.hold or None,
     }
     if state.shoe is not None:

@@ -165,13 +165,15 @@ class ShoeBridge:
                 return
             reply: concurrent.futures.Future[Outcome] = concurrent.futures.Future()
             item.reply = reply
+            what = f"{type(event).__name__} {ref or '(unnamed)'}"
             try:
                 loop.call_soon_threadsafe(self._submit, item, None)
                 reply.result(timeout=JOURNAL_WAIT_S)
             except concurrent.futures.TimeoutError:
-                log.warning("table %s: the journal did not take %s in time", self.actor.id, event)
+                # Named, not shown: a log line must not carry a face-down card's value.
+                log.warning("table %s: the journal did not take %s in time", self.actor.id, what)
             except RuntimeError:  # the loop closed, or the table failed on it (logged there)
-                log.warning("table %s: %s was not journaled", self.actor.id, event)
+                log.warning("table %s: %s was not journaled", self.actor.id, what)
             else:
                 if ref is not None:
                     self.cards.add(ref)

@@ -37,6 +37,7 @@ def register(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from dealer_station.demo import UnknownVariant, blackjack_decks, run_demo
+    from dealer_station.journal import JournalInUse
 
     try:
         blackjack_decks(args.blackjack_variant)
@@ -46,5 +47,11 @@ def run(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     if args.dir is not None:
         args.dir.mkdir(parents=True, exist_ok=True)
-    asyncio.run(run_demo(args.dir, args.http_port, args.seed, args.broker, args.blackjack_variant))
+    try:
+        asyncio.run(
+            run_demo(args.dir, args.http_port, args.seed, args.broker, args.blackjack_variant)
+        )
+    except JournalInUse as exc:  # --dir names the journal of a demo still running
+        print(f"dealer-station demo: {exc}", file=sys.stderr)
+        return 1
     return 0

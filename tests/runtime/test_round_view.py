@@ -7,10 +7,12 @@ from decimal import Decimal
 from dealer_station.games import table
 from dealer_station.games.cards import parse_card
 from dealer_station.games.events import (
+    CardUnread,
     CloseBets,
     DealCard,
     Decision,
     Event,
+    HoldRound,
     OpenRound,
     PlaceBet,
     SelectTable,
@@ -65,3 +67,10 @@ def test_round_ids_stay_unique_when_the_variant_changes() -> None:
         OpenRound(),
     )
     assert state.round.round_id == "t-000002"
+
+
+def test_a_held_round_says_why_the_pit_boss_is_called() -> None:
+    opening = [SelectTable("baccarat"), OpenRound("r1"), CloseBets(), *_cards("2S")]
+    assert table_view(_fold(*opening, CardUnread()))["action"] == "CALL PIT BOSS: CARD UNREAD"
+    held = _fold(*opening, HoldRound("impossible_card"))
+    assert table_view(held)["action"] == "CALL PIT BOSS: IMPOSSIBLE CARD"
