@@ -9,10 +9,11 @@ from contextlib import redirect_stdout
 
 import pytest
 
-from dealer_station.api.auth import Authority, hash_pin, hash_token, verify_pin
+from dealer_station.api.auth import Authority, Principal, hash_pin, hash_token, verify_pin
 from dealer_station.cli import main
 from dealer_station.config import AuthConfig, ConfigError, parse_config
 
+CONSOLE = Principal("console-1", "croupier")
 BASE = 'studio = "s"\nstation = "st"\n[[tables]]\nid = "t1"\ngame = "baccarat"\n'
 
 
@@ -38,7 +39,7 @@ def test_the_cli_prints_entries_the_config_accepts(monkeypatch: pytest.MonkeyPat
     authority = Authority(config.auth)
     principal = authority.principal(token.group(1))
     assert principal is not None and (principal.name, principal.role) == ("gs-1", "game_server")
-    assert asyncio.run(authority.pin_login("Jan", "2580")) is not None
+    assert asyncio.run(authority.pin_login("Jan", "2580", CONSOLE)) is not None
 
 
 def test_a_bad_pin_is_not_hashed(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -67,7 +68,7 @@ def test_a_pin_session_ends_when_its_time_is_up() -> None:
         {"pit_bosses": [{"name": "Jan", "pin_scrypt": hash_pin("2580")}]}
     )
     authority = Authority(config, clock=lambda: now[0])
-    granted = asyncio.run(authority.pin_login("Jan", "2580"))
+    granted = asyncio.run(authority.pin_login("Jan", "2580", CONSOLE))
     assert granted is not None
     token, _, seconds = granted
     assert authority.principal(token) is not None
