@@ -32,7 +32,7 @@ async def _token(websocket: WebSocket) -> str | None:
     try:
         message = await asyncio.wait_for(websocket.receive_text(), AUTH_SECONDS)
         token = json.loads(message).get("token")
-    except (TimeoutError, ValueError, AttributeError):
+    except (TimeoutError, ValueError, AttributeError, WebSocketDisconnect):
         return None
     return token if isinstance(token, str) else None
 
@@ -47,7 +47,9 @@ async def feed(websocket: WebSocket, table: str) -> None:
         return
     token = await _token(websocket)
     if token is None or ctx.authority.principal(token) is None:
-        await websocket.close(CLOSE_UNAUTHORIZED, "a valid token is required")
+        # The client may be gone already (a message over the size limit closed it).
+        with contextlib.suppress(WebSocketDisconnect, RuntimeError):
+            await websocket.close(CLOSE_UNAUTHORIZED, "a valid token is required")
         return
     client = table_feed.subscribe()
     # The client says nothing more; reading tells us when it has gone.
