@@ -5,9 +5,8 @@ policy violation, and the console and overlay tests run under the same policy)."
 from __future__ import annotations
 
 from api.station_rig import Rig
-from playwright.sync_api import Page, Request, expect
-
 from browser.conftest import shot
+from playwright.sync_api import Page, Request, expect
 
 
 def test_the_docs_draw_from_the_station_alone(page: Page, station: Rig) -> None:
