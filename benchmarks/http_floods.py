@@ -224,6 +224,14 @@ async def _push(
     return sent
 
 
+async def _within(answer: asyncio.Future[Any]) -> Any:
+    """The station's answer, or None if it gives none within a minute."""
+    try:
+        return await asyncio.wait_for(answer, 60)
+    except TimeoutError:
+        return None
+
+
 @dataclass
 class BigPost:
     """What the station answered to a 200 MB body, and how much of it it took."""
@@ -244,7 +252,7 @@ async def big_post(port: int, path: str, token: str | None, chunked: bool) -> Bi
     chunk = f"{len(piece):x}\r\n".encode() + piece + b"\r\n" if chunked else piece
     answer = asyncio.ensure_future(_status(reader))
     sent = await _push(writer, chunk, size, answer)
-    status = await answer
+    status = await _within(answer)
     writer.close()
     return BigPost(status, sent)
 
@@ -287,7 +295,7 @@ async def big_ws_message(port: int, size: int = 16 * MIB) -> int | None:
     writer.write(b"\x81\xff" + struct.pack("!Q", size) + b"\0\0\0\0")
     answer = asyncio.ensure_future(_ws_close_code(reader))
     await _push(writer, b"a" * MIB, size, answer)
-    code = await answer
+    code: int | None = await _within(answer)
     writer.close()
     return code
 
@@ -335,7 +343,7 @@ async def slowloris(port: int, count: int, max_bytes: int = 400) -> list[int]:
 # -- the benchmark ------------------------------------------------------------------------------
 
 
-async def _probe_while(
+async def probe_while(
     station: WatchedStation, flood: Callable[[WatchedStation], Awaitable[object]]
 ) -> tuple[object, bool]:
     """Run ``flood``; meanwhile ask for the table's state, in a thread, every 0.2 s."""
@@ -386,7 +394,7 @@ def run_one(name: str) -> None:
         sampler = threading.Thread(target=sample)
         sampler.start()
         start = time.monotonic()
-        outcome, answered = asyncio.run(_probe_while(station, FLOODS[name]))
+        outcome, answered = asyncio.run(probe_while(station, FLOODS[name]))
         end = time.monotonic()
         time.sleep(0.5)
         sampling.set()
