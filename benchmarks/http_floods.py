@@ -39,7 +39,7 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -209,14 +209,27 @@ async def _status(reader: asyncio.StreamReader) -> int | None:
     return int(parts[1]) if len(parts) > 1 and parts[0].startswith(b"HTTP/") else None
 
 
+def json_array(size: int, piece: int = 64 * 1024) -> Iterator[bytes]:
+    """A JSON array of ``size`` bytes, ``[1,1,...,1]``, in pieces: what costs a
+    parser the most per byte (one object per two bytes)."""
+    yield b"["
+    middle = size - 3
+    ones = b"1," * (piece // 2)
+    for _ in range(middle // len(ones)):
+        yield ones
+    yield b"1," * ((middle % len(ones)) // 2) + b"1" * (middle % 2) + b"1]"
+
+
 async def _push(
-    writer: asyncio.StreamWriter, chunk: bytes, total: int, answer: asyncio.Future[Any]
+    writer: asyncio.StreamWriter, chunks: Iterable[bytes], answer: asyncio.Future[Any]
 ) -> int:
-    """Send ``chunk`` until ``total`` bytes, or until the station's ``answer`` comes
-    or it hangs up; the bytes sent by then."""
+    """Send ``chunks`` until they end, or until the station's ``answer`` comes or
+    it hangs up; the bytes sent by then."""
     sent = 0
     with contextlib.suppress(ConnectionError, TimeoutError):
-        while sent < total and not answer.done():
+        for chunk in chunks:
+            if answer.done():
+                break
             writer.write(chunk)
             # A station that neither reads nor hangs up stops the flood here.
             await asyncio.wait_for(writer.drain(), 30)
@@ -248,10 +261,11 @@ async def big_post(port: int, path: str, token: str | None, chunked: bool) -> Bi
         head += f"Authorization: Bearer {token}\r\n"
     head += "Transfer-Encoding: chunked\r\n" if chunked else f"Content-Length: {size}\r\n"
     writer.write((head + "\r\n").encode())
-    piece = b"[" + b"1," * (32 * 1024) + b"1]"
-    chunk = f"{len(piece):x}\r\n".encode() + piece + b"\r\n" if chunked else piece
+    body = json_array(size)
+    if chunked:
+        body = (f"{len(c):x}\r\n".encode() + c + b"\r\n" for c in itertools.chain(body, [b""]))
     answer = asyncio.ensure_future(_status(reader))
-    sent = await _push(writer, chunk, size, answer)
+    sent = await _push(writer, body, answer)
     status = await _within(answer)
     writer.close()
     return BigPost(status, sent)
@@ -294,7 +308,7 @@ async def big_ws_message(port: int, size: int = 16 * MIB) -> int | None:
     # A client's frame is masked; a zero mask leaves the payload as it is.
     writer.write(b"\x81\xff" + struct.pack("!Q", size) + b"\0\0\0\0")
     answer = asyncio.ensure_future(_ws_close_code(reader))
-    await _push(writer, b"a" * MIB, size, answer)
+    await _push(writer, json_array(size), answer)
     code: int | None = await _within(answer)
     writer.close()
     return code
@@ -400,6 +414,10 @@ def run_one(name: str) -> None:
         sampling.set()
         sampler.join()
         after = station.answers()
+        assert station.process is not None
+        if station.process.poll() is not None:
+            print(f"{name:11} the station died (exit {station.process.returncode})", flush=True)
+            return
         peak = station.memory_kib()["VmHWM"]
         gap = station.longest_gap(start - 0.5, end + 0.5)
         summary = outcome if not isinstance(outcome, list) or len(outcome) < 5 else (
