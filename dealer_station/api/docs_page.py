@@ -4,22 +4,25 @@ FastAPI's own ``/docs`` page loads Swagger UI from a CDN and starts it with an
 inline script. Either would let code from elsewhere run on the origin where the
 console keeps its tokens, and the Content-Security-Policy (api/page_policy.py)
 allows neither. So the page here names only files this station serves: Swagger
-UI's dist files as the ``swagger-ui-bundle`` package ships them (Apache-2.0; its
-licence travels with the package), and a starter script of ours.
+UI 5's dist files as the ``fastapi-offline`` package ships them (MIT; Swagger UI
+itself is Apache-2.0; only its static files are used, not its FastAPI subclass),
+and a starter script of ours. Swagger UI 5, because FastAPI publishes OpenAPI 3.1,
+which Swagger UI 4 cannot draw.
 """
 
 from __future__ import annotations
 
+from importlib import resources
+
 from fastapi import APIRouter
 from fastapi.responses import HTMLResponse
 from fastapi.staticfiles import StaticFiles
-from swagger_ui_bundle import swagger_ui_path
 
 ASSETS = "/docs/assets"
 
 router = APIRouter(include_in_schema=False)
 
-assets = StaticFiles(directory=str(swagger_ui_path))
+assets = StaticFiles(directory=str(resources.files("fastapi_offline") / "static"))
 
 _PAGE = f"""<!doctype html>
 <html lang="en">
