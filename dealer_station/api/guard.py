@@ -97,8 +97,9 @@ class Guard:
                 [(b"www-authenticate", b"Bearer")],
             )
             return
+        # h11 has refused a Content-Length that is not a number (400) before this.
         length = headers.get(b"content-length")
-        if length is not None and (not length.isdigit() or int(length) > self.http.max_body_bytes):
+        if length is not None and int(length) > self.http.max_body_bytes:
             await _answer(
                 send_with_headers,
                 413,
