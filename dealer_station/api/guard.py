@@ -71,7 +71,7 @@ class Guard:
         self.http = http
 
     def _needs_token(self, path: str) -> bool:
-        if path.startswith(_TOKEN_PREFIXES):
+        if path == "/tables" or path.startswith(_TOKEN_PREFIXES):
             return True
         return path == "/metrics" and not self.http.metrics_open
 

@@ -75,6 +75,18 @@ def test_a_number_json_does_not_have_is_422_with_a_reason(rig: Rig, number: str)
     assert "finite" in response.json()["detail"]
 
 
+def test_the_token_is_checked_before_the_body_is_read(rig: Rig) -> None:
+    # A body too big to be read, sent without a token: the token decides first.
+    for path in ("/tables", "/tables/bac/bets", "/auth/pit-boss"):
+        response = httpx.post(rig.url + path, content=b"x" * 100_000)
+        assert response.status_code == 401, path
+    # With a token, the size decides, before anything parses the body.
+    response = httpx.post(
+        rig.url + "/tables/bac/bets", content=b"x" * 100_000, headers=rig.headers("game_server")
+    )
+    assert response.status_code == 413
+
+
 def test_metrics_need_a_token(rig: Rig) -> None:
     assert rig.get("/metrics").status_code == 401
     assert rig.get("/metrics", "not-a-token").status_code == 401
