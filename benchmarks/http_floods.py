@@ -19,7 +19,8 @@ outcomes):
 - ``big-post``: a 200 MB POST without a token, and one of 200 MB chunked with one;
 - ``websockets``: 60 WebSockets each sending a 16 MiB first message;
 - ``idle``: 1,100 connections that never send a byte;
-- ``slowloris``: 200 connections sending their headers a byte at a time.
+- ``slowloris``: 200 connections sending their headers a byte at a time;
+- ``silent-websockets``: 300 WebSockets that never send their token.
 
 Goal (issue 13): every gap under 1 s, RSS growth under 20 MB.
 """
@@ -329,6 +330,22 @@ async def idle_connections(port: int, count: int, during: Callable[[], Awaitable
     return closed
 
 
+async def silent_websockets(port: int, count: int, during: Callable[[], Awaitable[None]]) -> int:
+    """Open ``count`` WebSockets that never send their token, run ``during``, close
+    them; how many the station upgraded."""
+    opened: list[asyncio.StreamWriter] = []
+    upgraded = 0
+    for _ in range(count):
+        reader, writer = await _open(port)
+        writer.write(_ws_handshake(port))
+        opened.append(writer)
+        upgraded += await _status(reader) == 101
+    await during()
+    for writer in opened:
+        writer.close()
+    return upgraded
+
+
 async def slowloris(port: int, count: int, max_bytes: int = 400) -> list[int]:
     """``count`` connections each sending endless headers a byte every 0.1 s, until
     the station closes them or ``max_bytes``; the bytes each got to send."""
@@ -387,6 +404,7 @@ FLOODS: dict[str, Callable[[WatchedStation], Awaitable[object]]] = {
     "websockets": lambda s: asyncio.gather(*(big_ws_message(s.port) for _ in range(60))),
     "idle": lambda s: idle_connections(s.port, 1100, lambda: asyncio.sleep(3)),
     "slowloris": lambda s: slowloris(s.port, 200),
+    "silent-websockets": lambda s: silent_websockets(s.port, 300, lambda: asyncio.sleep(3)),
 }
 
 

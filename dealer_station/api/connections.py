@@ -16,7 +16,9 @@ station's 1024 descriptors, and then the shoe's serial port could not be opened.
   keep-alive, a half-open socket, a slowloris); when every one is busy, the new
   one is closed instead. A flood of idle sockets thus never starves a client that
   sends a request, and the descriptors in use stay under the cap plus uvicorn's
-  accept backlog (api/server.py).
+  accept backlog (api/server.py). WebSockets are not evicted (a feed is never
+  idle), so they may take at most half the cap: an upgrade past that is closed,
+  and sockets that never send their token (5 s) cannot crowd requests out.
 """
 
 from __future__ import annotations
@@ -55,12 +57,17 @@ class GuardedH11Protocol(H11Protocol):
 
     def handle_websocket_upgrade(self, event: Any) -> None:
         self._disarm()  # the WebSocket protocol takes the connection over
+        sockets = sum(1 for c in self.connections if not isinstance(c, GuardedH11Protocol))
+        if sockets >= self.max_connections // 2:
+            # A WebSocket is never evicted: half the cap stays for requests.
+            self.transport.close()
+            return
         super().handle_websocket_upgrade(event)
 
     def on_response_complete(self) -> None:
+        # Armed first: a pipelined request that uvicorn starts next disarms it.
+        self._arm()
         super().on_response_complete()
-        if not self.transport.is_closing():
-            self._arm()
 
     @property
     def idle(self) -> bool:
