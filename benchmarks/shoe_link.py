@@ -56,9 +56,8 @@ def _shoe_process(port_path: str, commands: Connection) -> None:
     from drivers.shoe.simulator import FramedShoeSimulator
 
     written: queue.SimpleQueue[float] = queue.SimpleQueue()
-    with FramedShoeSimulator(
-        decks=200, seed=1, link_path=Path(port_path), on_card_written=written.put
-    ) as sim:
+    with FramedShoeSimulator(decks=200, seed=1, link_path=Path(port_path),
+                             on_card_written=written.put) as sim:
         commands.send("ready")
         while True:
             command = commands.recv()
@@ -114,10 +113,8 @@ def main() -> None:
     ms = sorted(x * 1000 for x in latencies)
     p50 = statistics.median(ms)
     p99 = ms[int(len(ms) * 0.99) - 1]
-    print(
-        f"card latency over {len(ms)} cards: p50 {p50:.3f} ms, p99 {p99:.3f} ms, "
-        f"max {ms[-1]:.3f} ms (goal: p99 < 2 ms)"
-    )
+    print(f"card latency over {len(ms)} cards: p50 {p50:.3f} ms, p99 {p99:.3f} ms, "
+          f"max {ms[-1]:.3f} ms (goal: p99 < 2 ms)")
 
 
 if __name__ == "__main__":

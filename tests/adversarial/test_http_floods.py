@@ -3,8 +3,9 @@ under a notify socket, its descriptors capped at 1024 as ``LimitNOFILE`` does):
 a huge body, 60 WebSockets with 16 MiB first messages, 1,100 idle connections,
 slowloris headers, WebSockets that never send their token. Each asserts what the
 station did: refused at once, kept its memory and descriptors, kept answering an
-authenticated ``GET /tables/t1/state`` during the flood and after, and never went quiet for as long as the unit's
-``WatchdogSec=10s`` (after which systemd would kill it and void the round).
+authenticated ``GET /tables/t1/state`` during the flood and after, and never
+went quiet for as long as the unit's ``WatchdogSec=10s`` (after which systemd
+would kill it and void the round).
 
 The floods themselves, and the station under its notify socket, are
 benchmarks/http_floods.py's, which measures the same floods (watchdog gap, RSS).

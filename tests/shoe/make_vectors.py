@@ -42,7 +42,8 @@ def text(s: str) -> bytes:
 
 
 def clean(discarded: int = 0, bad_length: int = 0, bad_check: int = 0, pending: int = 0) -> str:
-    return f"discarded={discarded} bad_length={bad_length} bad_check={bad_check} pending={pending}"
+    return (f"discarded={discarded} bad_length={bad_length} bad_check={bad_check} "
+            f"pending={pending}")
 
 
 VECTORS: list[tuple[str, bytes, str]] = []
@@ -58,76 +59,29 @@ card_as_payload = bytes.fromhex("0001 01 03 00 000003e8")
 CARD_AS = valid("card_ace_spades", 0, 0x41, card_as_payload, "M:CARD:i=1:card=AS:burn=0:t=1000")
 card_7h_payload = bytes.fromhex("0002 07 02 00 000007d0")
 CARD_7H = valid("card_seven_hearts", 1, 0x41, card_7h_payload, "M:CARD:i=2:card=7H:burn=0:t=2000")
-valid(
-    "card_burn_ten_diamonds",
-    5,
-    0x41,
-    bytes.fromhex("0003 0a 01 01 00010000"),
-    "M:CARD:i=3:card=TD:burn=1:t=65536",
-)
-valid(
-    "card_king_clubs_seq_255",
-    0xFF,
-    0x41,
-    bytes.fromhex("01a0 0d 00 00 ffffffff"),
-    "M:CARD:i=416:card=KC:burn=0:t=4294967295",
-)
-valid(
-    "card_queen_spades_reserved_flags_ignored",
-    7,
-    0x41,
-    bytes.fromhex("0010 0c 03 fe 00000001"),
-    "M:CARD:i=16:card=QS:burn=0:t=1",
-)
-valid(
-    "card_payload_full_of_sync_bytes",
-    0x7E,
-    0x41,
-    bytes.fromhex("007e 0b 02 00 7e7e7e7e"),
-    "M:CARD:i=126:card=JH:burn=0:t=2122219134",
-)
-valid(
-    "card_unread_ambiguous",
-    3,
-    0x42,
-    bytes.fromhex("0007 00 0000000c 02"),
-    "M:CARD_UNREAD:i=7:burn=0:t=12:reason=2",
-)
-valid(
-    "card_unread_burn_no_image",
-    4,
-    0x42,
-    bytes.fromhex("0008 01 00000d05 01"),
-    "M:CARD_UNREAD:i=8:burn=1:t=3333:reason=1",
-)
+valid("card_burn_ten_diamonds", 5, 0x41, bytes.fromhex("0003 0a 01 01 00010000"),
+      "M:CARD:i=3:card=TD:burn=1:t=65536")
+valid("card_king_clubs_seq_255", 0xFF, 0x41, bytes.fromhex("01a0 0d 00 00 ffffffff"),
+      "M:CARD:i=416:card=KC:burn=0:t=4294967295")
+valid("card_queen_spades_reserved_flags_ignored", 7, 0x41, bytes.fromhex("0010 0c 03 fe 00000001"),
+      "M:CARD:i=16:card=QS:burn=0:t=1")
+valid("card_payload_full_of_sync_bytes", 0x7E, 0x41, bytes.fromhex("007e 0b 02 00 7e7e7e7e"),
+      "M:CARD:i=126:card=JH:burn=0:t=2122219134")
+valid("card_unread_ambiguous", 3, 0x42, bytes.fromhex("0007 00 0000000c 02"),
+      "M:CARD_UNREAD:i=7:burn=0:t=12:reason=2")
+valid("card_unread_burn_no_image", 4, 0x42, bytes.fromhex("0008 01 00000d05 01"),
+      "M:CARD_UNREAD:i=8:burn=1:t=3333:reason=1")
 valid("shoe_state_cut_card", 9, 0x43, bytes.fromhex("04 00001388"), "M:SHOE_STATE:state=4:t=5000")
 valid("shoe_state_empty", 10, 0x43, bytes.fromhex("03 00001770"), "M:SHOE_STATE:state=3:t=6000")
 valid("shoe_state_removed", 11, 0x43, bytes.fromhex("02 00000000"), "M:SHOE_STATE:state=2:t=0")
-valid(
-    "error_with_text",
-    12,
-    0x44,
-    b"\x07" + text("jam at gate: 2"),
-    "M:ERROR:code=7:text=jam%20at%20gate%3A%202",
-)
-valid(
-    "hello",
-    0,
-    0x01,
-    bytes.fromhex("01 12345678 00")
-    + text("ACME")
-    + text("SCAN-8")
-    + text("SN0042")
-    + text("1.4.2"),
-    "M:HELLO:v=1:boot=12345678:next=0:vendor=ACME:model=SCAN-8:serial=SN0042:fw=1.4.2",
-)
-valid(
-    "hello_empty_strings_next_200",
-    0,
-    0x01,
-    bytes.fromhex("01 00000001 c8 00 00 00 00"),
-    "M:HELLO:v=1:boot=00000001:next=200:vendor=:model=:serial=:fw=",
-)
+valid("error_with_text", 12, 0x44, b"\x07" + text("jam at gate: 2"),
+      "M:ERROR:code=7:text=jam%20at%20gate%3A%202")
+valid("hello", 0, 0x01,
+      bytes.fromhex("01 12345678 00") + text("ACME") + text("SCAN-8") + text("SN0042")
+      + text("1.4.2"),
+      "M:HELLO:v=1:boot=12345678:next=0:vendor=ACME:model=SCAN-8:serial=SN0042:fw=1.4.2")
+valid("hello_empty_strings_next_200", 0, 0x01, bytes.fromhex("01 00000001 c8 00 00 00 00"),
+      "M:HELLO:v=1:boot=00000001:next=200:vendor=:model=:serial=:fw=")
 valid("heartbeat_green", 0, 0x02, bytes.fromhex("0001e240 01"), "M:HEARTBEAT:up=123456:ind=1")
 valid("ack_1", 0, 0x81, b"\x01", "M:ACK:1")
 valid("nak_200", 0, 0x82, b"\xc8", "M:NAK:200")
@@ -146,19 +100,12 @@ valid("card_payload_long", 2, 0x41, bytes.fromhex("0001 01 03 00 000003e8 00"), 
 valid("heartbeat_indicator_3", 0, 0x02, bytes.fromhex("00000000 03"), "E:bad_field")
 valid("shoe_state_0", 1, 0x43, bytes.fromhex("00 00000000"), "E:bad_field")
 valid("unread_reason_9", 1, 0x42, bytes.fromhex("0001 00 00000000 09"), "E:bad_field")
-valid(
-    "hello_text_not_ascii", 0, 0x01, bytes.fromhex("01 00000001 00 01 80 00 00 00"), "E:bad_field"
-)
-valid(
-    "hello_text_runs_past_payload",
-    0,
-    0x01,
-    bytes.fromhex("01 00000001 00 05 41 42"),
-    "E:bad_length",
-)
-valid(
-    "hello_trailing_byte", 0, 0x01, bytes.fromhex("01 00000001 00 00 00 00 00 99"), "E:bad_length"
-)
+valid("hello_text_not_ascii", 0, 0x01, bytes.fromhex("01 00000001 00 01 80 00 00 00"),
+      "E:bad_field")
+valid("hello_text_runs_past_payload", 0, 0x01, bytes.fromhex("01 00000001 00 05 41 42"),
+      "E:bad_length")
+valid("hello_trailing_byte", 0, 0x01, bytes.fromhex("01 00000001 00 00 00 00 00 99"),
+      "E:bad_length")
 valid("error_text_too_long", 3, 0x44, b"\x01" + bytes((33,)) + b"x" * 33, "E:bad_length")
 valid("ack_two_bytes", 0, 0x81, b"\x01\x02", "E:bad_length")
 
@@ -178,28 +125,21 @@ corrupt("empty_stream", b"", clean())
 # Bad CRC: the SYNC is dropped, the 15 other bytes hold no SYNC and go as garbage.
 bad_crc = CARD_AS[:-2] + bytes((CARD_AS[-2] ^ 0x01, CARD_AS[-1]))
 corrupt("crc_low_byte_flipped", bad_crc, clean(discarded=16, bad_check=1))
-corrupt("crc_bad_then_good", bad_crc + CARD_7H, f"{F_7H} {clean(discarded=16, bad_check=1)}")
-corrupt(
-    "end_byte_zero_then_good",
-    CARD_AS[:-1] + b"\x00" + CARD_7H,
-    f"{F_7H} {clean(discarded=16, bad_check=1)}",
-)
+corrupt("crc_bad_then_good", bad_crc + CARD_7H,
+        f"{F_7H} {clean(discarded=16, bad_check=1)}")
+corrupt("end_byte_zero_then_good", CARD_AS[:-1] + b"\x00" + CARD_7H,
+        f"{F_7H} {clean(discarded=16, bad_check=1)}")
 # An END byte damaged into a SYNC: after the bad check it starts a candidate whose
 # LEN is the next frame's SYNC (126 > 64), which costs one more byte.
-corrupt(
-    "end_byte_became_sync_then_good",
-    CARD_AS[:-1] + b"\x7e" + CARD_7H,
-    f"{F_7H} {clean(discarded=16, bad_length=1, bad_check=1)}",
-)
+corrupt("end_byte_became_sync_then_good", CARD_AS[:-1] + b"\x7e" + CARD_7H,
+        f"{F_7H} {clean(discarded=16, bad_length=1, bad_check=1)}")
 flipped = bytearray(CARD_AS)
 flipped[6] ^= 0x04  # rank A (1) becomes 5: the CRC must catch it
-corrupt(
-    "payload_bit_flipped", bytes(flipped) + CARD_7H, f"{F_7H} {clean(discarded=16, bad_check=1)}"
-)
+corrupt("payload_bit_flipped", bytes(flipped) + CARD_7H,
+        f"{F_7H} {clean(discarded=16, bad_check=1)}")
 # LEN 0x41 > 64: drop the SYNC; 0x41 is garbage; the real frame follows.
-corrupt(
-    "bad_length_then_frame", b"\x7e\x41" + CARD_AS, f"{F_AS} {clean(discarded=2, bad_length=1)}"
-)
+corrupt("bad_length_then_frame", b"\x7e\x41" + CARD_AS,
+        f"{F_AS} {clean(discarded=2, bad_length=1)}")
 corrupt("len_255", b"\x7e\xff", clean(discarded=2, bad_length=1))
 corrupt("truncated_frame", CARD_AS[:-3], clean(pending=13))
 corrupt("sync_only", b"\x7e", clean(pending=1))
@@ -207,12 +147,12 @@ corrupt("sync_only", b"\x7e", clean(pending=1))
 # checked as a frame (its END slot holds 0x7E), then the remnant is garbage up to
 # the next SYNC.
 dropped = CARD_AS[:7] + CARD_AS[8:]
-corrupt("dropped_byte_then_frame", dropped + CARD_7H, f"{F_7H} {clean(discarded=15, bad_check=1)}")
+corrupt("dropped_byte_then_frame", dropped + CARD_7H,
+        f"{F_7H} {clean(discarded=15, bad_check=1)}")
 duplicated = CARD_AS[:7] + CARD_AS[6:]
 assert duplicated[15] != 0x7F
-corrupt(
-    "duplicated_byte_then_frame", duplicated + CARD_7H, f"{F_7H} {clean(discarded=17, bad_check=1)}"
-)
+corrupt("duplicated_byte_then_frame", duplicated + CARD_7H,
+        f"{F_7H} {clean(discarded=17, bad_check=1)}")
 # A false SYNC in garbage claims LEN 2; its 8-byte candidate fails the CRC; the
 # scan restarts one byte later and finds the real frame.
 false_start = b"\x7e\x02\x01" + CARD_AS
@@ -222,9 +162,8 @@ corrupt("false_sync_in_garbage", false_start, f"{F_AS} {clean(discarded=3, bad_c
 # fails and the frame inside it is found.
 big_len = b"\x7e\x10" + CARD_AS + CARD_7H
 assert big_len[22] != 0x7F or crc16(big_len[1:20]) != (big_len[20] << 8 | big_len[21])
-corrupt(
-    "len_too_big_swallows_next_frame", big_len, f"{F_AS} {F_7H} {clean(discarded=2, bad_check=1)}"
-)
+corrupt("len_too_big_swallows_next_frame", big_len,
+        f"{F_AS} {F_7H} {clean(discarded=2, bad_check=1)}")
 corrupt("len_too_big_waits", b"\x7e\x3f" + CARD_AS, clean(pending=18))
 corrupt("frame_then_partial", CARD_AS + CARD_7H[:5], f"{F_AS} {clean(pending=5)}")
 

@@ -44,9 +44,8 @@ class Rig(Protocol):
 
 
 class FramedRig:
-    def __init__(
-        self, sim: FramedShoeSimulator, link: ShoeLink, events: queue.Queue[ShoeEvent]
-    ) -> None:
+    def __init__(self, sim: FramedShoeSimulator, link: ShoeLink,
+                 events: queue.Queue[ShoeEvent]) -> None:
         self.sim, self.link, self.events = sim, link, events
 
     def draw(self, count: int, *, burn: bool = False) -> None:
@@ -60,9 +59,8 @@ class FramedRig:
 
 
 class BeeTekRig:
-    def __init__(
-        self, sim: BeeTekShoeSimulator, link: ShoeLink, events: queue.Queue[ShoeEvent]
-    ) -> None:
+    def __init__(self, sim: BeeTekShoeSimulator, link: ShoeLink,
+                 events: queue.Queue[ShoeEvent]) -> None:
         self.sim, self.link, self.events = sim, link, events
 
     def draw(self, count: int, *, burn: bool = False) -> None:
@@ -101,17 +99,13 @@ class VirtualRig:
 def rig(backend: str, **link_options: object) -> Iterator[Rig]:
     events: queue.Queue[ShoeEvent] = queue.Queue()
     if backend == "framed":
-        with (
-            FramedShoeSimulator(seed=7, heartbeat_interval=0.2) as sim,
-            open_shoe("framed", port=sim.port, on_event=events, **link_options) as link,
-        ):
+        with FramedShoeSimulator(seed=7, heartbeat_interval=0.2) as sim, \
+                open_shoe("framed", port=sim.port, on_event=events, **link_options) as link:
             assert isinstance(events.get(timeout=WAIT_S), ShoeOnline)
             yield FramedRig(sim, link, events)
     elif backend == "beetek":
-        with (
-            BeeTekShoeSimulator(seed=7) as bsim,
-            open_shoe("beetek", port=bsim.port, on_event=events, **link_options) as link,
-        ):
+        with BeeTekShoeSimulator(seed=7) as bsim, \
+                open_shoe("beetek", port=bsim.port, on_event=events, **link_options) as link:
             assert isinstance(events.get(timeout=WAIT_S), ShoeOnline)
             yield BeeTekRig(bsim, link, events)
     else:

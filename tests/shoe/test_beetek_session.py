@@ -17,19 +17,10 @@ def events_of(data: bytes, chunk: int = 1000) -> list[ShoeEvent]:
     return events
 
 
-@pytest.mark.parametrize(
-    ("token", "card"),
-    [
-        ("4S", "4S"),
-        ("H3", "3H"),
-        ("10D", "TD"),
-        ("D10", "TD"),
-        ("TC", "TC"),
-        ("ks", "KS"),
-        ("AH", "AH"),
-        ("SA", "AS"),
-    ],
-)
+@pytest.mark.parametrize(("token", "card"), [
+    ("4S", "4S"), ("H3", "3H"), ("10D", "TD"), ("D10", "TD"), ("TC", "TC"), ("ks", "KS"),
+    ("AH", "AH"), ("SA", "AS"),
+])
 def test_card_tokens_in_either_order(token: str, card: str) -> None:
     assert parse_card(token) == card
 
@@ -40,10 +31,8 @@ def test_non_cards_are_refused(token: str) -> None:
 
 
 def test_the_documented_lines() -> None:
-    data = (
-        b"[Game]<Card:4S>\r\n[Manual Burn Cards]<Card:H3>\r\n[Game]<Game>\r\n"
-        b"<Alarm:Shoe Empty>\r\n<W0x01>\r\n"
-    )
+    data = (b"[Game]<Card:4S>\r\n[Manual Burn Cards]<Card:H3>\r\n[Game]<Game>\r\n"
+            b"<Alarm:Shoe Empty>\r\n<W0x01>\r\n")
     expected = [
         CardDrawn("4S"),
         CardDrawn("3H", burn=True),
@@ -57,10 +46,7 @@ def test_the_documented_lines() -> None:
 
 def test_line_endings_cr_lf_or_both() -> None:
     assert events_of(b"[Game]<Card:4S>\n[Game]<Card:5S>\r[Game]<Card:6S>\r\n") == [
-        CardDrawn("4S"),
-        CardDrawn("5S"),
-        CardDrawn("6S"),
-    ]
+        CardDrawn("4S"), CardDrawn("5S"), CardDrawn("6S")]
 
 
 def test_a_damaged_card_line_is_an_unread_card_never_a_guess() -> None:
@@ -68,16 +54,9 @@ def test_a_damaged_card_line_is_an_unread_card_never_a_guess() -> None:
     assert isinstance(event, CardUnread) and "4X" in event.reason
 
 
-@pytest.mark.parametrize(
-    "line",
-    [
-        b"\x00\xff\xfe",
-        b"[Game]<Card:4S",
-        b"Card:4S",
-        b"<Unknown:1>",
-        b"[Game]<Card:4S>x",
-    ],
-)
+@pytest.mark.parametrize("line", [
+    b"\x00\xff\xfe", b"[Game]<Card:4S", b"Card:4S", b"<Unknown:1>", b"[Game]<Card:4S>x",
+])
 def test_garbage_lines_are_rejected_with_a_reason(line: bytes) -> None:
     (event,) = events_of(line + b"\r\n")
     assert isinstance(event, ShoeAlarm) and event.code == "rejected_line" and event.text
@@ -85,10 +64,8 @@ def test_garbage_lines_are_rejected_with_a_reason(line: bytes) -> None:
 
 def test_an_endless_line_is_rejected_and_the_next_line_still_reads() -> None:
     events = events_of(b"x" * (MAX_LINE * 3) + b"\r\n[Game]<Card:QD>\r\n")
-    assert events == [
-        ShoeAlarm("rejected_line", f"line longer than {MAX_LINE} bytes"),
-        CardDrawn("QD"),
-    ]
+    assert events == [ShoeAlarm("rejected_line", f"line longer than {MAX_LINE} bytes"),
+                      CardDrawn("QD")]
 
 
 def test_half_a_line_waits_for_its_end() -> None:

@@ -14,12 +14,8 @@ from drivers.shoe.capture import decode_capture, read_capture
 from drivers.shoe.event_json import event_from_json
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "shoe"
-FRAMED = [
-    "baccarat_8_decks_full_shoe",
-    "blackjack_6_decks_to_cut_card",
-    "noisy_line",
-    "unplugged_mid_shoe",
-]
+FRAMED = ["baccarat_8_decks_full_shoe", "blackjack_6_decks_to_cut_card", "noisy_line",
+          "unplugged_mid_shoe"]
 
 
 def expected(name: str) -> list[ShoeEvent]:
@@ -71,24 +67,19 @@ def test_beetek_capture_decodes_to_ground_truth() -> None:
 
 def test_cli_decode_prints_every_event(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["shoe", "decode", str(FIXTURES / "unplugged_mid_shoe.bin"), "--json"]) == 0
-    printed = [
-        event_from_json(json.loads(line))
-        for line in capsys.readouterr().out.splitlines()
-        if line.startswith("{")
-    ]
+    printed = [event_from_json(json.loads(line))
+               for line in capsys.readouterr().out.splitlines() if line.startswith("{")]
     assert shoe_events(printed) == expected("unplugged_mid_shoe")
 
 
 def test_cli_decode_human_form(capsys: pytest.CaptureFixture[str]) -> None:
-    assert (
-        main(["shoe", "decode", str(FIXTURES / "beetek_session.bin"), "--protocol", "beetek"]) == 0
-    )
+    assert main(["shoe", "decode", str(FIXTURES / "beetek_session.bin"),
+                 "--protocol", "beetek"]) == 0
     out = capsys.readouterr().out
     assert "burn" in out and "unread" in out and "W0x01" in out
 
 
-def test_cli_decode_refuses_a_missing_file(
-    capsys: pytest.CaptureFixture[str], tmp_path: Path
-) -> None:
+def test_cli_decode_refuses_a_missing_file(capsys: pytest.CaptureFixture[str],
+                                           tmp_path: Path) -> None:
     assert main(["shoe", "decode", str(tmp_path / "nothing.bin")]) == 2
     assert "nothing.bin" in capsys.readouterr().err

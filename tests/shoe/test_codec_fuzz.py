@@ -72,11 +72,8 @@ mutation = st.tuples(
 )
 
 
-@given(
-    st.lists(cards, min_size=1, max_size=30),
-    st.lists(mutation, max_size=12),
-    st.lists(st.integers(0, 10_000), max_size=6),
-)
+@given(st.lists(cards, min_size=1, max_size=30), st.lists(mutation, max_size=12),
+       st.lists(st.integers(0, 10_000), max_size=6))
 @settings(max_examples=300, derandomize=True)
 def test_damaged_stream_never_yields_a_card_that_was_not_sent(
     sent: list[fp.Card], mutations: list[tuple[str, int, int]], cuts: list[int]

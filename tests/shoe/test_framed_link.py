@@ -96,10 +96,8 @@ def test_shoe_absent_at_start_is_offline_once_then_comes_online() -> None:
 
 def test_heartbeat_silence_raises_offline_and_recovery_resumes_the_sequence() -> None:
     events: queue.Queue[ShoeEvent] = queue.Queue()
-    with (
-        FramedShoeSimulator(seed=5, heartbeat_interval=0.05) as sim,
-        _link(sim, events, heartbeat_timeout=0.5),
-    ):
+    with FramedShoeSimulator(seed=5, heartbeat_interval=0.05) as sim, \
+            _link(sim, events, heartbeat_timeout=0.5):
         assert isinstance(events.get(timeout=WAIT_S), ShoeOnline)
         sim.draw(5)
         sim.silence()
@@ -114,7 +112,8 @@ def test_heartbeat_silence_raises_offline_and_recovery_resumes_the_sequence() ->
 
 def test_indicator_reaches_the_shoe_and_is_corrected_from_heartbeats() -> None:
     events: queue.Queue[ShoeEvent] = queue.Queue()
-    with FramedShoeSimulator(seed=6, heartbeat_interval=0.05) as sim, _link(sim, events) as link:
+    with FramedShoeSimulator(seed=6, heartbeat_interval=0.05) as sim, \
+            _link(sim, events) as link:
         assert isinstance(events.get(timeout=WAIT_S), ShoeOnline)
         link.set_indicator(Indicator.GREEN)
         _wait_for(lambda: sim.indicator is Indicator.GREEN, "indicator green")
@@ -249,11 +248,9 @@ def test_ten_thousand_cards_over_a_line_damaging_one_byte_in_a_hundred() -> None
         time.sleep(0.1)
         assert events.empty()
         counters = link.counters()
-        print(
-            f"\nshoe bytes damaged: {sim.faults.flipped} flipped, {sim.faults.dropped} "
-            f"dropped, {sim.faults.duplicated} duplicated; station bytes damaged: "
-            f"{sim.station_faults.damaged}; retransmitted frames: {sim.retransmissions}; "
-            f"station: {counters}"
-        )
+        print(f"\nshoe bytes damaged: {sim.faults.flipped} flipped, {sim.faults.dropped} "
+              f"dropped, {sim.faults.duplicated} duplicated; station bytes damaged: "
+              f"{sim.station_faults.damaged}; retransmitted frames: {sim.retransmissions}; "
+              f"station: {counters}")
         assert sim.faults.damaged > 1000
         assert counters["delivered"] == 10_000

@@ -75,6 +75,7 @@ def test_a_callable_sink_gets_the_same_events_as_a_queue() -> None:
     assert seen[1] == CardDrawn("AS", False, 1)
 
 
+
 def test_a_failing_consumer_does_not_stop_the_link(caplog: pytest.LogCaptureFixture) -> None:
     events: queue.Queue[ShoeEvent] = queue.Queue()
     failed: list[ShoeEvent] = []
@@ -85,7 +86,8 @@ def test_a_failing_consumer_does_not_stop_the_link(caplog: pytest.LogCaptureFixt
             raise RuntimeError("consumer bug")
         events.put(event)
 
-    with FramedShoeSimulator(seed=8) as sim, open_shoe("framed", port=sim.port, on_event=fragile):
+    with FramedShoeSimulator(seed=8) as sim, open_shoe("framed", port=sim.port,
+                                                        on_event=fragile):
         assert isinstance(events.get(timeout=WAIT_S), ShoeOnline)
         sim.draw(3)
         assert failed + next_events(events, 2) == sim.sent

@@ -91,16 +91,9 @@ def _run_link(cards: list[fp.Card], seed: int, rate: float) -> tuple[list[fp.Car
 
 
 card_lists = st.lists(
-    st.builds(
-        fp.Card,
-        st.integers(1, 416),
-        st.integers(1, 13),
-        st.integers(0, 3),
-        st.booleans(),
-        st.integers(0, 2**32 - 1),
-    ),
-    min_size=1,
-    max_size=150,
+    st.builds(fp.Card, st.integers(1, 416), st.integers(1, 13), st.integers(0, 3),
+              st.booleans(), st.integers(0, 2**32 - 1)),
+    min_size=1, max_size=150,
 )
 
 

@@ -48,22 +48,9 @@ def test_vector_file_is_what_its_generator_writes() -> None:
 
 def test_vector_file_covers_the_cases_that_matter() -> None:
     outcomes = " ".join(v.outcome for v in VECTORS)
-    for needed in (
-        "bad_check=1",
-        "bad_length=1",
-        "E:unknown_type",
-        "E:bad_field",
-        "E:bad_length",
-        "M:HELLO",
-        "M:CARD_UNREAD",
-        "M:SHOE_STATE",
-        "M:ERROR",
-        "M:ACK",
-        "M:NAK",
-        "M:RESET",
-        "M:INDICATOR",
-        "pending=13",
-    ):
+    for needed in ("bad_check=1", "bad_length=1", "E:unknown_type", "E:bad_field",
+                   "E:bad_length", "M:HELLO", "M:CARD_UNREAD", "M:SHOE_STATE", "M:ERROR",
+                   "M:ACK", "M:NAK", "M:RESET", "M:INDICATOR", "pending=13"):
         assert needed in outcomes, needed
 
 
@@ -109,30 +96,16 @@ def c_vector_check(tmp_path_factory: pytest.TempPathFactory) -> Path:
         pytest.fail("gcc is required: ./dev test installs it")
     exe = tmp_path_factory.mktemp("c") / "vector_check"
     subprocess.run(
-        [
-            gcc,
-            "-std=c99",
-            "-Wall",
-            "-Wextra",
-            "-Werror",
-            "-pedantic",
-            "-O2",
-            str(C_DIR / "shoe_proto.c"),
-            str(C_DIR / "vector_check.c"),
-            "-o",
-            str(exe),
-        ],
-        check=True,
-        capture_output=True,
-        text=True,
+        [gcc, "-std=c99", "-Wall", "-Wextra", "-Werror", "-pedantic", "-O2",
+         str(C_DIR / "shoe_proto.c"), str(C_DIR / "vector_check.c"), "-o", str(exe)],
+        check=True, capture_output=True, text=True,
     )
     return exe
 
 
 def test_c_codec_passes_every_vector(c_vector_check: Path) -> None:
-    run = subprocess.run(
-        [str(c_vector_check), str(VECTOR_FILE)], capture_output=True, text=True, check=True
-    )
+    run = subprocess.run([str(c_vector_check), str(VECTOR_FILE)],
+                         capture_output=True, text=True, check=True)
     got = {}
     for line in run.stdout.splitlines():
         name, outcome = line.split("|", 1)

@@ -35,20 +35,16 @@ def _text(s: str) -> str:
 def meaning(msg: fp.Message) -> str:
     match msg:
         case m.Hello():
-            return (
-                f"HELLO:v={msg.protocol_version}:boot={msg.boot_id:08x}:next={msg.next_seq}"
-                f":vendor={_text(msg.vendor)}:model={_text(msg.model)}"
-                f":serial={_text(msg.serial_number)}:fw={_text(msg.firmware_version)}"
-            )
+            return (f"HELLO:v={msg.protocol_version}:boot={msg.boot_id:08x}:next={msg.next_seq}"
+                    f":vendor={_text(msg.vendor)}:model={_text(msg.model)}"
+                    f":serial={_text(msg.serial_number)}:fw={_text(msg.firmware_version)}")
         case m.Heartbeat():
             return f"HEARTBEAT:up={msg.uptime_ms}:ind={int(msg.indicator)}"
         case m.Card():
             return f"CARD:i={msg.index}:card={msg.code}:burn={int(msg.burn)}:t={msg.shoe_time_ms}"
         case m.CardUnread():
-            return (
-                f"CARD_UNREAD:i={msg.index}:burn={int(msg.burn)}:t={msg.shoe_time_ms}"
-                f":reason={int(msg.reason)}"
-            )
+            return (f"CARD_UNREAD:i={msg.index}:burn={int(msg.burn)}:t={msg.shoe_time_ms}"
+                    f":reason={int(msg.reason)}")
         case m.ShoeStatus():
             return f"SHOE_STATE:state={int(msg.condition)}:t={msg.shoe_time_ms}"
         case m.ShoeError():
@@ -76,8 +72,6 @@ def python_outcome(chunks: list[bytes]) -> str:
             except fp.MessageError as exc:
                 tokens.append(f"E:{exc.kind}")
     c = decoder.counters
-    tokens.append(
-        f"discarded={c.bytes_discarded} bad_length={c.bad_length} "
-        f"bad_check={c.bad_check} pending={decoder.pending}"
-    )
+    tokens.append(f"discarded={c.bytes_discarded} bad_length={c.bad_length} "
+                  f"bad_check={c.bad_check} pending={decoder.pending}")
     return " ".join(tokens)

@@ -45,9 +45,8 @@ class StationThread:
     def __enter__(self) -> Self:
         self.thread.start()
         self.wait_until(
-            lambda: (
-                self.station is not None and len(self.station.publishers) == len(self.config.tables)
-            )
+            lambda: self.station is not None
+            and len(self.station.publishers) == len(self.config.tables)
         )
         return self
 

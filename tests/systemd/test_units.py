@@ -151,7 +151,9 @@ def test_security_exposure_is_ok() -> None:
 
 
 def test_security_exposures_are_exactly_the_accepted_ones() -> None:
-    result = run(tool("systemd-analyze"), "security", "--offline=yes", "--json=short", str(UNIT))
+    result = run(
+        tool("systemd-analyze"), "security", "--offline=yes", "--json=short", str(UNIT)
+    )
     assert result.stderr == ""
     unmet = {check["json_field"] for check in json.loads(result.stdout) if check["set"] is False}
     assert unmet - ACCEPTED_EXPOSURES.keys() == set(), "the unit lost some hardening"
@@ -200,23 +202,10 @@ def test_sysusers_creates_the_account_in_dialout_and_video(tmp_path: Path) -> No
 # --- udev rules -----------------------------------------------------------------------
 
 # udev(7): keys that only match, keys that only assign, keys that may do either.
-MATCH_KEYS = {
-    "ACTION",
-    "DEVPATH",
-    "KERNEL",
-    "KERNELS",
-    "SUBSYSTEM",
-    "SUBSYSTEMS",
-    "DRIVER",
-    "DRIVERS",
-    "ATTRS",
-    "TAGS",
-    "RESULT",
-    "CONST",
-    "TEST",
-    "PROGRAM",
-}
-ASSIGN_KEYS = {"OWNER", "GROUP", "MODE", "RUN", "LABEL", "GOTO", "IMPORT", "OPTIONS", "SECLABEL"}
+MATCH_KEYS = {"ACTION", "DEVPATH", "KERNEL", "KERNELS", "SUBSYSTEM", "SUBSYSTEMS",
+              "DRIVER", "DRIVERS", "ATTRS", "TAGS", "RESULT", "CONST", "TEST", "PROGRAM"}
+ASSIGN_KEYS = {"OWNER", "GROUP", "MODE", "RUN", "LABEL", "GOTO", "IMPORT", "OPTIONS",
+               "SECLABEL"}
 EITHER_KEYS = {"NAME", "SYMLINK", "ATTR", "SYSCTL", "ENV", "TAG"}
 MATCH_OPS = {"==", "!="}
 ASSIGN_OPS = {"=", "+=", "-=", ":="}
@@ -299,11 +288,8 @@ def test_unit_rules_and_sysusers_name_the_same_user_groups_and_device() -> None:
     settings = unit_settings(UNIT.read_text())
     assert settings["Service.User"] == ["dealer-station"]
     unit_groups = set(settings["Service.SupplementaryGroups"][0].split())
-    sysusers = [
-        line.split()
-        for line in SYSUSERS.read_text().splitlines()
-        if line and not line.startswith("#")
-    ]
+    sysusers = [line.split() for line in SYSUSERS.read_text().splitlines()
+                if line and not line.startswith("#")]
     assert ["u", "dealer-station"] in [fields[:2] for fields in sysusers]
     member_of = {fields[2] for fields in sysusers if fields[:2] == ["m", "dealer-station"]}
 
