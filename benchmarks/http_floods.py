@@ -434,7 +434,7 @@ def run_one(name: str) -> None:
         after = station.answers()
         assert station.process is not None
         if station.process.poll() is not None:
-            print(f"{name:11} the station died (exit {station.process.returncode})", flush=True)
+            print(f"{name:17} the station died (exit {station.process.returncode})", flush=True)
             return
         peak = station.memory_kib()["VmHWM"]
         gap = station.longest_gap(start - 0.5, end + 0.5)
@@ -442,7 +442,7 @@ def run_one(name: str) -> None:
             f"{len(outcome)} results, distinct: {sorted(set(map(str, outcome)))[:5]}"
         )  # fmt: skip
         print(
-            f"{name:11} longest watchdog gap {gap:6.2f} s   RSS growth "
+            f"{name:17} longest watchdog gap {gap:6.2f} s   RSS growth "
             f"{(peak - before) / 1024:7.1f} MiB   most fds {most_fds:5}   "
             f"state answered during: {answered}, after: {after}   outcome: {summary}",
             flush=True,
