@@ -116,8 +116,26 @@ class PublishConfig(Strict):
 
 
 class HttpConfig(Strict):
+    """The HTTP face and its limits (dealer_station/api/guard.py, connections.py;
+    docs/api.md "Limits"). The defaults fit a station's few clients: a console and
+    an overlay per table, a game server, a Prometheus."""
+
     host: str = "127.0.0.1"
     port: int = Field(8080, ge=0, le=65535)
+    # The largest request body (a bet list, a command): over it is 413, unread.
+    max_body_bytes: int = Field(64 * 1024, ge=1024, le=16 * 1024 * 1024)
+    # The largest WebSocket message a client may send (only its token, once).
+    max_ws_message_bytes: int = Field(16 * 1024, ge=1024, le=1024 * 1024)
+    # HTTP and WebSocket connections at once; systemd's LimitNOFILE is sized on it.
+    max_connections: int = Field(256, ge=8, le=4096)
+    # A request's headers must be in within this of connecting or of the last answer.
+    request_seconds: float = Field(10.0, gt=0, le=300)
+    # A request's body must be in within this of its headers.
+    body_seconds: float = Field(10.0, gt=0, le=300)
+    # An idle keep-alive connection is closed after this.
+    keep_alive_seconds: int = Field(5, ge=1, le=300)
+    # /metrics without a token, for a Prometheus on a trusted network.
+    metrics_open: bool = False
 
 
 # -- auth (dealer_station/api/auth.py; docs/api.md) ------------------------------------------

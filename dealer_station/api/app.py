@@ -15,11 +15,20 @@ from fastapi.responses import JSONResponse, PlainTextResponse
 from fastapi.staticfiles import StaticFiles
 
 from dealer_station import __version__
-from dealer_station.api import live, pages, pit_boss, sessions, table_commands, tables
+from dealer_station.api import (
+    docs_page,
+    live,
+    pages,
+    pit_boss,
+    sessions,
+    table_commands,
+    tables,
+)
 from dealer_station.api.auth import Authority
 from dealer_station.api.commands import Refused, refused_response
 from dealer_station.api.context import Context, StationContext
 from dealer_station.api.feed import TableFeed
+from dealer_station.api.guard import Guard
 from dealer_station.api.history import History
 from dealer_station.api.metrics import render
 
@@ -34,6 +43,10 @@ def create_app(station: Station) -> FastAPI:
         version=__version__,
         description="One live-studio table's station: the croupier's console, the game "
         "server's inputs, game recall. Roles and tokens: docs/api.md.",
+        # Swagger UI from the package (api/docs_page.py); no page that loads a CDN.
+        docs_url=None,
+        redoc_url=None,
+        swagger_ui_oauth2_redirect_url=None,
     )
     feeds = {
         table: TableFeed(actor, station.journal, station.publishers)
@@ -41,9 +54,10 @@ def create_app(station: Station) -> FastAPI:
     }
     for feed in feeds.values():
         feed.start()
-    app.state.context = StationContext(
-        station, Authority(station.config.auth), History(station.journal.path), feeds
-    )
+    authority = Authority(station.config.auth)
+    app.state.context = StationContext(station, authority, History(station.journal.path), feeds)
+    # Outermost of the app's own layers: nothing reads a body before it.
+    app.add_middleware(Guard, authority=authority, http=station.config.http)
 
     @app.exception_handler(Refused)
     async def refused(request: Request, exc: Refused) -> JSONResponse:
@@ -65,10 +79,12 @@ def create_app(station: Station) -> FastAPI:
     @app.get("/metrics", tags=["station"], response_class=PlainTextResponse)
     async def metrics(ctx: Context) -> str:
         """Prometheus text format: rounds, cards, refusals, alarms, MQTT link and
-        backlog, devices, the shoe link's counters."""
+        backlog, devices, the shoe link's counters. Any token of the station
+        (a viewer's for a Prometheus), unless ``[http] metrics_open``."""
         return render(ctx.station, ctx.feeds)
 
-    for module in (tables, table_commands, pit_boss, sessions, live, pages):
+    for module in (tables, table_commands, pit_boss, sessions, live, pages, docs_page):
         app.include_router(module.router)
     app.mount("/static", StaticFiles(directory=pages.WEB), name="static")
+    app.mount(docs_page.ASSETS, docs_page.assets, name="docs-assets")
     return app

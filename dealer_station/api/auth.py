@@ -4,18 +4,38 @@ A token is a random string handed to one client (the console at the table, the
 game server, the overlay); the config keeps only its SHA-256, so a leaked config
 file holds no usable token. A PIN is short: a plain hash of it falls to ten
 thousand guesses, so each PIN is kept as scrypt with its own salt
-(``scrypt$<n>$<r>$<p>$<salt hex>$<key hex>``) and a pit boss's name locks for
-``LOCK_SECONDS`` after ``MAX_FAILURES`` wrong PINs in a row.
+(``scrypt$<n>$<r>$<p>$<salt hex>$<key hex>``), and guesses are rationed.
 
 A pit boss steps in at the console by name and PIN: the console gets a session
 token of role ``pit_boss`` in that person's name, valid ``SESSION_SECONDS``, so
-every action it takes is journaled as theirs. Every comparison with a secret is
-constant-time.
+every action it takes is journaled as theirs. Logging out or the end of that
+time ends the session everywhere, its live feeds too (:meth:`Authority.session_over`).
+Every comparison with a secret is constant-time.
+
+The rationing (docs/api.md, "A pit boss at the console") counts wrong PINs
+three ways; reaching any limit locks for ``LOCK_SECONDS`` (429 with Retry-After):
+
+- per console and name: ``PAIR_FAILURES`` wrong PINs for one pit boss from one
+  console (its croupier token) lock that name at that console, as before: a tired
+  pit boss who mistypes locks only themselves, and only there;
+- per console: ``CLIENT_FAILURES`` wrong PINs for any names, unknown names too,
+  lock that console out of PIN sign-in, so it cannot spray guesses over names;
+- per name: ``NAME_FAILURES`` from all consoles together lock the name. It is a
+  multiple of a console's allowance, so one console, whoever holds it, cannot lock
+  a pit boss out of the other consoles.
+
+A console is its croupier token's name, not its peer address: an attacker can
+change the address, not the token, and the tokens are the config's, so few.
+A guess is counted before its PIN is checked: a check runs only while the wrong
+PINs counted plus the checks in flight are under every limit, so any number of
+concurrent guesses gets no more checks than the smallest limit. Only configured
+names and tokens are counted, so memory stays bounded whatever names are sent.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import hmac
 import secrets
@@ -28,8 +48,12 @@ from dealer_station.config import AuthConfig, Role
 SCRYPT_N, SCRYPT_R, SCRYPT_P = 2**14, 8, 1
 SCRYPT_KEY_BYTES = 32
 SESSION_SECONDS = 300.0
-MAX_FAILURES = 5
+PAIR_FAILURES = 5
+CLIENT_FAILURES = 2 * PAIR_FAILURES
+NAME_FAILURES = 4 * PAIR_FAILURES
 LOCK_SECONDS = 60.0
+# scrypt needs 128 * n * r bytes (16 MiB here): checks run one at a time.
+PIN_CHECKS_AT_ONCE = 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,9 +108,37 @@ class PinLocked(Exception):
 
 
 @dataclass
+class _Tries:
+    """One name's or one client's guesses since its last success or lock."""
+
+    limit: int
+    failures: int = 0
+    checking: int = 0
+    locked_until: float = 0.0
+
+    def admit(self, now: float) -> None:
+        if self.locked_until > now:
+            raise PinLocked(self.locked_until - now)
+        if self.failures + self.checking >= self.limit:
+            # The checks in flight will lock it when they fail.
+            raise PinLocked(LOCK_SECONDS)
+
+    def settle(self, right: bool, now: float) -> None:
+        self.checking -= 1
+        if right:
+            self.failures = 0
+            return
+        self.failures += 1
+        if self.failures >= self.limit:
+            self.failures = 0
+            self.locked_until = now + LOCK_SECONDS
+
+
+@dataclass
 class _Session:
     principal: Principal
     expires: float
+    ended: asyncio.Event = field(default_factory=asyncio.Event)
 
 
 @dataclass
@@ -94,8 +146,12 @@ class Authority:
     config: AuthConfig
     clock: Callable[[], float] = time.monotonic
     _sessions: dict[str, _Session] = field(default_factory=dict)
-    _failures: dict[str, int] = field(default_factory=dict)
-    _locked_until: dict[str, float] = field(default_factory=dict)
+    _names: dict[str, _Tries] = field(default_factory=dict)
+    _clients: dict[str, _Tries] = field(default_factory=dict)
+    _pairs: dict[tuple[str, str], _Tries] = field(default_factory=dict)
+    _checks: asyncio.Semaphore = field(
+        default_factory=lambda: asyncio.Semaphore(PIN_CHECKS_AT_ONCE)
+    )
 
     def principal(self, token: str) -> Principal | None:
         digest = hash_token(token)
@@ -107,7 +163,7 @@ class Authority:
         now = self.clock()
         for key, session in list(self._sessions.items()):
             if session.expires <= now:
-                del self._sessions[key]
+                self._end(key)
             elif hmac.compare_digest(digest, key):
                 found = session.principal
         return found
@@ -115,28 +171,60 @@ class Authority:
     def pit_boss_names(self) -> list[str]:
         return [b.name for b in self.config.pit_bosses]
 
-    async def pin_login(self, name: str, pin: str) -> tuple[str, Principal, float] | None:
+    def counted(self) -> int:
+        """How many names and clients the rationing remembers (bounded by the config)."""
+        return len(self._names) + len(self._clients) + len(self._pairs)
+
+    async def pin_login(
+        self, name: str, pin: str, client: Principal
+    ) -> tuple[str, Principal, float] | None:
         """A session token for the pit boss ``name``, or None for a wrong name or
-        PIN; raises ``PinLocked`` while the name is locked."""
-        now = self.clock()
-        locked_until = self._locked_until.get(name, 0.0)
-        if locked_until > now:
-            raise PinLocked(locked_until - now)
+        PIN; raises ``PinLocked`` while ``client`` (the console's croupier token)
+        or the name may not guess."""
         boss = next((b for b in self.config.pit_bosses if b.name == name), None)
-        # scrypt takes tens of milliseconds by design: off the loop the tables run on.
-        right = boss is not None and await asyncio.to_thread(verify_pin, pin, boss.pin_scrypt)
+        tries = [self._clients.setdefault(client.name, _Tries(CLIENT_FAILURES))]
+        if boss is not None:
+            tries.append(self._names.setdefault(boss.name, _Tries(NAME_FAILURES)))
+            pair = (client.name, boss.name)
+            tries.append(self._pairs.setdefault(pair, _Tries(PAIR_FAILURES)))
+        now = self.clock()
+        for t in tries:
+            t.admit(now)
+        for t in tries:
+            t.checking += 1
+        right = False
+        try:
+            if boss is not None:
+                async with self._checks:
+                    # scrypt takes tens of milliseconds by design: off the loop.
+                    right = await asyncio.to_thread(verify_pin, pin, boss.pin_scrypt)
+        finally:
+            now = self.clock()
+            for t in tries:
+                t.settle(right, now)
         if boss is None or not right:
-            failures = self._failures.get(name, 0) + 1
-            self._failures[name] = failures
-            if failures >= MAX_FAILURES:
-                self._failures[name] = 0
-                self._locked_until[name] = now + LOCK_SECONDS
             return None
-        self._failures.pop(name, None)
         token = new_token()
         principal = Principal(boss.name, "pit_boss")
         self._sessions[hash_token(token)] = _Session(principal, self.clock() + SESSION_SECONDS)
         return token, principal, SESSION_SECONDS
 
     def end_session(self, token: str) -> None:
-        self._sessions.pop(hash_token(token), None)
+        self._end(hash_token(token))
+
+    def _end(self, digest: str) -> None:
+        session = self._sessions.pop(digest, None)
+        if session is not None:
+            session.ended.set()
+
+    async def session_over(self, token: str) -> None:
+        """Return when the PIN session ``token`` ends (logout or expiry); for a
+        token from the config, never: those end with the config."""
+        session = self._sessions.get(hash_token(token))
+        if session is None:
+            await asyncio.get_running_loop().create_future()
+            return
+        left = session.expires - self.clock()
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(session.ended.wait(), max(left, 0.0))
+        self._end(hash_token(token))

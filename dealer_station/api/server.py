@@ -12,12 +12,17 @@ from typing import TYPE_CHECKING
 import uvicorn
 
 from dealer_station.api.app import create_app
+from dealer_station.api.connections import guarded_protocol
 
 if TYPE_CHECKING:
     # The station imports this package to serve it: no import cycle at run time.
     from dealer_station.station import Station
 
 log = logging.getLogger(__name__)
+
+# A request line and its headers: a console's are under 2 KiB.
+MAX_HEADER_BYTES = 16 * 1024
+ACCEPT_BACKLOG = 64
 
 
 class _Server(uvicorn.Server):
@@ -50,6 +55,18 @@ async def serve_http(station: Station, sock: socket.socket | None = None) -> Non
         log_level="warning",
         lifespan="off",
         timeout_graceful_shutdown=2,
+        # The bounds of docs/api.md "Limits"; the body's own are api/guard.py's.
+        http=guarded_protocol(http.max_connections, http.request_seconds),
+        ws="websockets-sansio",
+        ws_max_size=http.max_ws_message_bytes,
+        h11_max_incomplete_event_size=MAX_HEADER_BYTES,
+        timeout_keep_alive=http.keep_alive_seconds,
+        # The cap is kept by evicting idle connections (api/connections.py); this
+        # one bounds the requests running at once, one per connection at most.
+        limit_concurrency=http.max_connections + 1,
+        # asyncio accepts up to this many connections in one go: it bounds the
+        # descriptors a burst takes before the cap closes the surplus.
+        backlog=ACCEPT_BACKLOG,
     )
     server = _Server(config)
     for name, url in urls(station).items():

@@ -41,7 +41,7 @@ async def pit_boss_login(
     """A pit boss's name and PIN, entered at the console (whose croupier token
     this request carries), for a short session token of role ``pit_boss``."""
     try:
-        granted = await ctx.authority.pin_login(body.name, body.pin)
+        granted = await ctx.authority.pin_login(body.name, body.pin, principal)
     except PinLocked as locked:
         raise HTTPException(
             status.HTTP_429_TOO_MANY_REQUESTS,

@@ -9,10 +9,21 @@ from contextlib import redirect_stdout
 
 import pytest
 
-from dealer_station.api.auth import Authority, hash_pin, hash_token, verify_pin
+from dealer_station.api.auth import (
+    CLIENT_FAILURES,
+    LOCK_SECONDS,
+    PAIR_FAILURES,
+    Authority,
+    PinLocked,
+    Principal,
+    hash_pin,
+    hash_token,
+    verify_pin,
+)
 from dealer_station.cli import main
 from dealer_station.config import AuthConfig, ConfigError, parse_config
 
+CONSOLE = Principal("console-1", "croupier")
 BASE = 'studio = "s"\nstation = "st"\n[[tables]]\nid = "t1"\ngame = "baccarat"\n'
 
 
@@ -38,7 +49,7 @@ def test_the_cli_prints_entries_the_config_accepts(monkeypatch: pytest.MonkeyPat
     authority = Authority(config.auth)
     principal = authority.principal(token.group(1))
     assert principal is not None and (principal.name, principal.role) == ("gs-1", "game_server")
-    assert asyncio.run(authority.pin_login("Jan", "2580")) is not None
+    assert asyncio.run(authority.pin_login("Jan", "2580", CONSOLE)) is not None
 
 
 def test_a_bad_pin_is_not_hashed(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -67,9 +78,59 @@ def test_a_pin_session_ends_when_its_time_is_up() -> None:
         {"pit_bosses": [{"name": "Jan", "pin_scrypt": hash_pin("2580")}]}
     )
     authority = Authority(config, clock=lambda: now[0])
-    granted = asyncio.run(authority.pin_login("Jan", "2580"))
+    granted = asyncio.run(authority.pin_login("Jan", "2580", CONSOLE))
     assert granted is not None
     token, _, seconds = granted
     assert authority.principal(token) is not None
     now[0] += seconds
     assert authority.principal(token) is None
+
+
+def _authority(now: list[float]) -> Authority:
+    config = AuthConfig.model_validate(
+        {"pit_bosses": [{"name": "Jan", "pin_scrypt": hash_pin("2580")}]}
+    )
+    return Authority(config, clock=lambda: now[0])
+
+
+def test_a_lock_ends_when_its_time_is_up() -> None:
+    now = [0.0]
+    authority = _authority(now)
+
+    async def scenario() -> None:
+        for _ in range(PAIR_FAILURES):
+            assert await authority.pin_login("Jan", "1111", CONSOLE) is None
+        with pytest.raises(PinLocked):
+            await authority.pin_login("Jan", "2580", CONSOLE)
+        now[0] += LOCK_SECONDS
+        assert await authority.pin_login("Jan", "2580", CONSOLE) is not None
+
+    asyncio.run(scenario())
+
+
+def test_unknown_names_count_against_the_console() -> None:
+    authority = _authority([0.0])
+
+    async def scenario() -> None:
+        for n in range(CLIENT_FAILURES):
+            assert await authority.pin_login(f"nobody-{n}", "1111", CONSOLE) is None
+        with pytest.raises(PinLocked):
+            await authority.pin_login("Jan", "2580", CONSOLE)
+        assert await authority.pin_login("Jan", "2580", Principal("console-2", "croupier"))
+
+    asyncio.run(scenario())
+
+
+def test_a_session_is_over_at_logout() -> None:
+    authority = _authority([0.0])
+
+    async def scenario() -> None:
+        granted = await authority.pin_login("Jan", "2580", CONSOLE)
+        assert granted is not None
+        over = asyncio.create_task(authority.session_over(granted[0]))
+        await asyncio.sleep(0)
+        assert not over.done()
+        authority.end_session(granted[0])
+        await asyncio.wait_for(over, 10)
+
+    asyncio.run(scenario())

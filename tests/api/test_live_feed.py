@@ -76,12 +76,12 @@ def metric(text: str, name: str, **labels: str) -> float:
 
 
 def test_metrics_count_what_happened(rig: Rig) -> None:
-    before = rig.get("/metrics").text
+    before = rig.get("/metrics", "viewer").text
     rig.post("/tables/rou/round/open", "croupier")
     rig.post("/tables/rou/round/open", "croupier")  # refused: round_in_progress
     rig.post("/tables/rou/round/close-bets", "croupier")
     rig.post("/tables/rou/wheel/result", "croupier", {"number": 0})
-    after = rig.get("/metrics").text
+    after = rig.get("/metrics", "viewer").text
     for event in ("opened", "settled"):
         grew = metric(after, "dealer_station_rounds_total", table="rou", event=event)
         assert grew == metric(before, "dealer_station_rounds_total", table="rou", event=event) + 1

@@ -116,7 +116,9 @@ def test_role(
 def test_pages_and_probes_need_no_token(rig: Rig) -> None:
     for path in ("/", "/console/bac", "/overlay/rou", "/static/console.js", "/healthz"):
         assert rig.get(path).status_code == 200, path
-    assert rig.get("/metrics").headers["content-type"].startswith("text/plain")
+    # /metrics is not a page: it needs a token of any role (docs/api.md, Probes).
+    assert rig.get("/metrics").status_code == 401
+    assert rig.get("/metrics", "viewer").headers["content-type"].startswith("text/plain")
     assert rig.get("/console/nowhere").status_code == 404
 
 

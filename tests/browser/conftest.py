@@ -93,9 +93,14 @@ def page(browser: Browser) -> Iterator[Page]:
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
+    # Whatever the Content-Security-Policy blocks is a page that does not work.
+    page.on(
+        "console",
+        lambda m: errors.append(m.text) if "Content Security Policy" in m.text else None,
+    )
     yield page
     context.close()
-    assert not errors, f"the page threw: {errors}"
+    assert not errors, f"the page threw or broke its policy: {errors}"
 
 
 def shot(page: Page, name: str, **kwargs: object) -> Path:
