@@ -107,7 +107,7 @@ PUBLISHED: list[tuple[str, BlackjackRules, float]] = [
 
 
 def readings() -> Iterator[tuple[str, BlackjackRules]]:
-    """Other readings of the seeds where RULES.md had to choose, and the
+    """Other readings of the operators' texts where docs/rules.md had to choose, and the
     parameters that decide a published figure."""
     three = load_variant("blackjack-3-position")
     yield (

@@ -1,4 +1,4 @@
-"""The European single-zero wheel: pocket order and colours (RULES.md)."""
+"""The European single-zero wheel: pocket order and colours (docs/rules.md)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """Punto banco baccarat: the tableau as a state machine, and the settlement.
 
-The croupier never chooses (RULES.md): after every card the tableau says whether
+The croupier never chooses (docs/rules.md): after every card the tableau says whether
 the round is over and, if not, which side the next card goes to. A card when none
 is due is a ``misdeal``. Every payout, the commission and its rounding, and every
 limit is a parameter of ``BaccaratRules``; the shipped values are in
@@ -41,7 +41,7 @@ STANDS_FROM: Final = 6
 
 _EVERY_VALUE = frozenset(range(10))
 # Banker's two-card total -> the values of Player's third card on which Banker
-# draws (RULES.md's table; totals 8-9 never get here, they are naturals).
+# draws (docs/rules.md's table; totals 8-9 never get here, they are naturals).
 BANKER_DRAWS_ON: Final[tuple[frozenset[int], ...]] = (
     _EVERY_VALUE,
     _EVERY_VALUE,

@@ -1,8 +1,9 @@
 """The rules of a blackjack variant, every one a named parameter.
 
 Shipped variants live in ``variants/*.toml``; a studio runs a fifth variant by
-writing a file (optionally ``extends = "standard-blackjack"``). RULES.md is the
-source of every default and every shipped value.
+writing a file (optionally ``extends = "standard-blackjack"``). docs/rules.md is the
+source of every default and every shipped value; where a shipped value still
+differs from it (until issue 15), docs/rules.md says so.
 """
 
 from __future__ import annotations

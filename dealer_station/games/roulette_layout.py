@@ -1,4 +1,4 @@
-"""The European single-zero wheel and table layout (RULES.md).
+"""The European single-zero wheel and table layout (docs/rules.md).
 
 The layout has 0 at the head and 1-36 in twelve rows of three: row ``r`` holds
 ``3r+1, 3r+2, 3r+3``. Every bet a player can place is a set of numbers the layout

@@ -4,7 +4,7 @@ fallen, over a window of recent spins.
 
 Input: the winning numbers of a table's spins, oldest first, as the journal has
 them (a voided round has no number and is not in it). Colours, dozens, columns
-and the even-money sets are the layout's (``roulette_layout``, RULES.md).
+and the even-money sets are the layout's (``roulette_layout``, docs/rules.md).
 
 Decisions:
 

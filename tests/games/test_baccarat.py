@@ -1,7 +1,8 @@
-"""The baccarat engine against RULES.md (Baccarat) and the seeds it restates.
+"""The baccarat engine against docs/rules.md (Baccarat) and the texts it restates.
 
-Expected values come from RULES.md and the seeds (``live-baccarat.cs.txt``: "a
-100 bet returns 195"), and from Wizard of Odds' baccarat page for the counts.
+Expected values come from docs/rules.md and the texts in docs/sources/
+(``live-baccarat.cs.txt``: "a 100 bet returns 195"), and from Wizard of Odds'
+baccarat page for the counts.
 """
 
 from __future__ import annotations
@@ -38,7 +39,7 @@ from dealer_station.games.stakes import SpotRules
 
 ENGINE = BaccaratEngine(BaccaratRules())
 
-# RULES.md, Baccarat: Banker's two-card total -> the values of Player's third card
+# docs/rules.md, Baccarat: Banker's two-card total -> the values of Player's third card
 # on which Banker draws ("0-2 always; 3 not 8; 4 2-7; 5 4-7; 6 6-7; 7 never").
 BANKER_TABLEAU = {
     0: set(range(10)),
@@ -156,7 +157,7 @@ def test_player_draws_on_0_to_5_and_stands_on_6_7(player_total: int, banker_tota
     if player_total <= 5:
         assert (step.kind, step.to) == ("card", "player")
     elif banker_total <= 5:
-        # RULES.md: "If Player stood, Banker draws on 0-5 and stands on 6-7."
+        # docs/rules.md: "If Player stood, Banker draws on 0-5 and stands on 6-7."
         assert (step.kind, step.to) == ("card", "banker")
     else:
         assert step.kind == "settled"
@@ -179,7 +180,7 @@ def test_player_stood_banker_draws_on_0_to_5(player_total: int, banker_total: in
 @pytest.mark.parametrize("banker_total", range(8))
 @pytest.mark.parametrize("third", range(10))
 def test_banker_third_card_table(banker_total: int, third: int) -> None:
-    """Every cell of RULES.md's Banker table: Player (5) drew ``third``."""
+    """Every cell of docs/rules.md's Banker table: Player (5) drew ``third``."""
     cards = [*first_four(TWO_CARDS[5], TWO_CARDS[banker_total]), ONE_CARD[third]]
     state = deal(cards)
     draws = third in BANKER_TABLEAU[banker_total]
@@ -334,7 +335,7 @@ def test_rejection_leaves_the_state_as_it_was() -> None:
 
 
 def test_a_player_holds_only_one_of_the_pair_bets() -> None:
-    # RULES.md: "a player may take only one of the two pair bets in a round".
+    # docs/rules.md: "a player may take only one of the two pair bets in a round".
     state = run([bet("player_pair", "5")])
     with pytest.raises(Rejected) as exc:
         ENGINE.apply(state, bet("banker_pair", "5"))
@@ -470,7 +471,7 @@ def test_pair_bets_pay_11_to_1_on_their_own_side() -> None:
 
 
 def test_a_pair_is_same_rank_not_same_value() -> None:
-    # RULES.md: a pair is "same rank"; a ten and a king both count 0 but are no pair.
+    # docs/rules.md: a pair is "same rank"; a ten and a king both count 0 but are no pair.
     state = deal("TC 8D KC TD", [bet("player_pair", "10")])
     assert ENGINE.outcome(state)["player"]["pair"] is False
     assert payouts(state)[0]["result"] == "lose"

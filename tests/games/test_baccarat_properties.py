@@ -27,7 +27,7 @@ from dealer_station.games.rejection import Rejected
 
 SPOTS = ("player", "banker", "tie", "player_pair", "banker_pair")
 
-# RULES.md: what a winning bet returns per unit staked, the stake included:
+# docs/rules.md: what a winning bet returns per unit staked, the stake included:
 # Player 1:1, Banker 1:1 less 5%, Tie 8:1, pairs 11:1.
 RETURN_PER_UNIT = {
     "player": Decimal(2),
@@ -39,13 +39,13 @@ RETURN_PER_UNIT = {
 
 
 def value(card: str) -> int:
-    """RULES.md: tens and faces 0, ace 1, others face value."""
+    """docs/rules.md: tens and faces 0, ace 1, others face value."""
     rank = card[0]
     return 0 if rank in "TJQK" else 1 if rank == "A" else int(rank)
 
 
 def expected_return(spot: str, stake: Decimal, settled: dict[str, Any]) -> Decimal:
-    """From RULES.md and the cards alone. Stakes here are whole units, so 5% of
+    """From docs/rules.md and the cards alone. Stakes here are whole units, so 5% of
     a Banker win is exact and no rounding is involved."""
     winner = settled["winner"]
     if spot in ("player", "banker") and winner == "tie":

@@ -1,4 +1,4 @@
-"""The common blackjack rules (RULES.md, "Blackjack: common rules (all variants)"),
+"""The common blackjack rules (docs/rules.md, "Blackjack: common rules (all variants)"),
 the engine's refusals, and variant files."""
 
 from __future__ import annotations

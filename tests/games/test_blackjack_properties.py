@@ -121,7 +121,7 @@ def test_random_rounds(data: st.DataObject, variant: str, seed: int) -> None:
         if p["spot"] in ("main", "bet_behind") and (p["box"], p.get("hand")) in busted:
             assert p["returns"] == "0", p
 
-    # Every payout is one that RULES.md lists: per unit staked, a loss, half back
+    # Every payout is one that docs/rules.md lists: per unit staked, a loss, half back
     # (surrender; or the doubled half of an original-bet-only loss), a push, 1:1,
     # 3:2, 2:1 and 4:1 and 15:2 (diamonds), insurance 2:1, Bonus 19:1, Sevens
     # 8:1, 40:1, 250:1.

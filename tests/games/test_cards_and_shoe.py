@@ -1,4 +1,4 @@
-"""Cards and the shoe (RULES.md, "Cards")."""
+"""Cards and the shoe (docs/rules.md, "Cards")."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """The hole card in the rules: dealt face down, revealed by the rules, and
 never published before (dealer_station/visibility.py, round_view.py).
 
-Expected values come from RULES.md's 3-position rows (hole card, peek on a ten
+Expected values come from docs/rules.md's 3-position rows (hole card, peek on a ten
 and on an ace after insurance) and from docs/mqtt.md's visibility section.
 """
 

@@ -1,6 +1,6 @@
-"""The roulette engine and layout against RULES.md (European roulette).
+"""The roulette engine and layout against docs/rules.md (European roulette).
 
-Payouts, wheel order, colours and the valid trio/first-four/zero bets are RULES.md's;
+Payouts, wheel order, colours and the valid trio/first-four/zero bets are docs/rules.md's;
 the counts of placements are worked out from the layout in each test.
 """
 
@@ -36,7 +36,7 @@ from dealer_station.games.stakes import SpotRules
 
 ENGINE = RouletteEngine(RouletteRules())
 
-# RULES.md, European roulette.
+# docs/rules.md, European roulette.
 RULES_WHEEL = (
     "0 32 15 19 4 21 2 25 17 34 6 27 13 36 11 30 8 23 10 5 24 16 33 1 20 14 31 9 22 18 29 7 "
     "28 12 35 3 26"
@@ -71,7 +71,7 @@ def test_wheel_order_and_colours() -> None:
         assert colour_of(n) == ("red" if n in red else "black")
 
 
-# Stake 10 on each bet; a win returns the stake and the RULES.md payout.
+# Stake 10 on each bet; a win returns the stake and the docs/rules.md payout.
 WINS = [
     ("straight", [17], 17, "360"),  # 35:1
     ("straight", [0], 0, "360"),
@@ -193,7 +193,7 @@ NOT_ON_LAYOUT = [
     ("split", [17]),
     ("street", [2, 3, 4]),
     ("street", [1, 4, 7]),  # a column piece, not a row
-    ("trio", [0, 3, 4]),  # the seed's misprint (RULES.md)
+    ("trio", [0, 3, 4]),  # live-casino-rules.sk.txt's misprint (docs/rules.md)
     ("trio", [0, 1, 3]),
     ("trio", [1, 2, 3]),
     ("corner", [3, 4, 6, 7]),  # wraps across the layout

@@ -1,5 +1,5 @@
 """Properties of roulette rounds through the table fold, against an oracle
-written from RULES.md alone (which numbers each bet covers, what it pays)."""
+written from docs/rules.md alone (which numbers each bet covers, what it pays)."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ from dealer_station.games.events import (
 from dealer_station.games.rejection import Rejected
 from dealer_station.games.roulette_layout import BET_TYPES, placements
 
-# RULES.md, European roulette.
+# docs/rules.md, European roulette.
 RED = {1, 3, 5, 7, 9, 12, 14, 16, 18, 19, 21, 23, 25, 27, 30, 32, 34, 36}
 PAYS = {
     "straight": 35,

@@ -1,4 +1,4 @@
-"""Roulette statistics against RULES.md (European roulette: red numbers, zero
+"""Roulette statistics against docs/rules.md (European roulette: red numbers, zero
 green; dozens 1-12/13-24/25-36, columns 1-4-7.../2-5-8.../3-6-9..., low 1-18,
 high 19-36) and the decisions in the module docstring (hot and cold order,
 zero's share, rounding). Expected values are counted by hand in the comments.
@@ -15,12 +15,12 @@ from hypothesis import strategies as st
 
 from dealer_station.games.roulette_stats import SPLITS, roulette_stats
 
-# RULES.md, European roulette.
+# docs/rules.md, European roulette.
 RED = {1, 3, 5, 7, 9, 12, 14, 16, 18, 19, 21, 23, 25, 27, 30, 32, 34, 36}
 
 
 def oracle_share(split: str, n: int) -> str:
-    """Which share of a split ``n`` falls in, from RULES.md alone."""
+    """Which share of a split ``n`` falls in, from docs/rules.md alone."""
     if n == 0:
         return "green" if split == "colour" else "zero"
     ordinal = ("first", "second", "third")

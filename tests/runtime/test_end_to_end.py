@@ -3,7 +3,7 @@
 Real parts: mosquitto on a loopback port, the shoe simulator on a real
 pseudo-terminal opened by the real serial driver, the recorded wheel video
 through the real detector, and the station itself. Expected amounts come from
-RULES.md (Baccarat: "a 100 bet returns 195"; blackjack 1:1; roulette 35:1 and
+docs/rules.md (Baccarat: "a 100 bet returns 195"; blackjack 1:1; roulette 35:1 and
 1:1), not from the code.
 """
 
@@ -47,7 +47,7 @@ def test_baccarat_round_from_the_shoe_to_a_subscriber(
     broker: Broker, tmp_path: Path, protocol: str
 ) -> None:
     # Player 2+3 = 5 draws a 7 (total 2); Banker K+6 = 6 draws on a third card of
-    # 6-7 (RULES.md's table) and makes 8: Banker wins.
+    # 6-7 (docs/rules.md's table) and makes 8: Banker wins.
     order = ["2S", "KD", "3H", "6C", "7D", "2C"]
     sub = Subscriber(broker.port, "dealer-station/test/bac/#")
     with FramedShoeSimulator(decks=8, seed=7) as sim:
