@@ -58,7 +58,9 @@ SHOE_STATE_ADVICE = {
 }
 
 # How long the link's thread waits for the journal before it gives up on an
-# event (the loop is stopping); the shoe then sends it again.
+# event (the loop is stopping, or stuck). The session has already counted a
+# card as delivered by then, so its acknowledgement still goes out and the
+# shoe does not send it again: a known gap (docs/architecture.md).
 JOURNAL_WAIT_S = 10.0
 
 # Card names remembered: four times the shoe's queue, so that every card a shoe
