@@ -47,7 +47,7 @@ from typing import Any
 
 import httpx
 
-from dealer_station.api.auth import hash_token
+from dealer_station.credentials import hash_token
 
 TOKEN = "flood-bench-viewer-token-0123456789"
 CROUPIER = "flood-bench-croupier-token-0123456789"

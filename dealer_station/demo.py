@@ -25,7 +25,6 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from dealer_station.api.auth import hash_pin, hash_token, new_token
 from dealer_station.config import (
     AuthConfig,
     CameraConfig,
@@ -39,6 +38,7 @@ from dealer_station.config import (
     TimersConfig,
     TokenConfig,
 )
+from dealer_station.credentials import hash_pin, hash_token, new_token
 from dealer_station.games.blackjack_rules import SHIPPED_VARIANTS, load_variant
 from dealer_station.station import Station
 from drivers.shoe.shuffled_shoe import shuffled_shoe

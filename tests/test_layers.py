@@ -115,18 +115,6 @@ KNOWN = (
         "the doc: Two places bend the ring on purpose: station.py imports api/server.py "
         "to serve it",
     ),
-    Known(
-        "dealer_station/demo.py",
-        "dealer_station.api.auth",
-        "the demo writes its config's token and PIN hashes with the API's hashing; "
-        "until that moves out of api/auth.py into the runtime",
-    ),
-    Known(
-        "dealer_station/cli/auth.py",
-        "dealer_station.api.auth",
-        "`dealer-station auth hash-token | hash-pin` print the API's hashes for the "
-        "config; until that hashing moves out of api/auth.py into the runtime",
-    ),
 )
 
 

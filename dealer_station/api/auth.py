@@ -36,17 +36,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import hashlib
 import hmac
-import secrets
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from dealer_station.config import AuthConfig, Role
+from dealer_station.credentials import hash_token, new_token, verify_pin
 
-SCRYPT_N, SCRYPT_R, SCRYPT_P = 2**14, 8, 1
-SCRYPT_KEY_BYTES = 32
 SESSION_SECONDS = 300.0
 PAIR_FAILURES = 5
 CLIENT_FAILURES = 2 * PAIR_FAILURES
@@ -62,43 +59,6 @@ class Principal:
 
     name: str
     role: Role
-
-
-def new_token() -> str:
-    return secrets.token_urlsafe(32)
-
-
-def hash_token(token: str) -> str:
-    return hashlib.sha256(token.encode("utf-8")).hexdigest()
-
-
-def hash_pin(pin: str, salt: bytes | None = None) -> str:
-    salt = secrets.token_bytes(16) if salt is None else salt
-    key = hashlib.scrypt(
-        pin.encode("utf-8"),
-        salt=salt,
-        n=SCRYPT_N,
-        r=SCRYPT_R,
-        p=SCRYPT_P,
-        dklen=SCRYPT_KEY_BYTES,
-    )
-    return f"scrypt${SCRYPT_N}${SCRYPT_R}${SCRYPT_P}${salt.hex()}${key.hex()}"
-
-
-def verify_pin(pin: str, encoded: str) -> bool:
-    _, n, r, p, salt, key = encoded.split("$")
-    expected = bytes.fromhex(key)
-    got = hashlib.scrypt(
-        pin.encode("utf-8"),
-        salt=bytes.fromhex(salt),
-        n=int(n),
-        r=int(r),
-        p=int(p),
-        dklen=len(expected),
-        # n * r * 128 bytes, with room: the default 32 MiB refuses n=2**15, r=8.
-        maxmem=256 * int(n) * int(r) + 1024 * 1024,
-    )
-    return hmac.compare_digest(got, expected)
 
 
 class PinLocked(Exception):

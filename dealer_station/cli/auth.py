@@ -38,7 +38,7 @@ def _toml(value: str) -> str:
 
 
 def hash_token_command(args: argparse.Namespace) -> int:
-    from dealer_station.api.auth import hash_token, new_token
+    from dealer_station.credentials import hash_token, new_token
 
     token = args.token or new_token()
     if not args.token:
@@ -51,7 +51,7 @@ def hash_token_command(args: argparse.Namespace) -> int:
 
 
 def hash_pin_command(args: argparse.Namespace) -> int:
-    from dealer_station.api.auth import hash_pin
+    from dealer_station.credentials import hash_pin
 
     pin = sys.stdin.readline().strip() if args.stdin else getpass.getpass("PIN: ")
     if not re.fullmatch(r"[0-9]{4,12}", pin):

@@ -17,7 +17,8 @@ from api.conftest import TABLES
 from api.station_rig import PIT_BOSSES, Rig, auth_section, running, station_config
 from support.broker import Broker
 
-from dealer_station.api.auth import PAIR_FAILURES, Authority, hash_token
+from dealer_station.api.auth import PAIR_FAILURES, Authority
+from dealer_station.credentials import hash_token
 
 pytestmark = pytest.mark.adversarial
 

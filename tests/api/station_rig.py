@@ -19,9 +19,9 @@ from typing import Any
 import httpx
 from support.station import StationThread
 
-from dealer_station.api.auth import hash_pin, hash_token
 from dealer_station.api.server import serve_http
 from dealer_station.config import StationConfig
+from dealer_station.credentials import hash_pin, hash_token
 from dealer_station.journal import Record
 from dealer_station.station import Station
 

@@ -16,12 +16,10 @@ from dealer_station.api.auth import (
     Authority,
     PinLocked,
     Principal,
-    hash_pin,
-    hash_token,
-    verify_pin,
 )
 from dealer_station.cli import main
 from dealer_station.config import AuthConfig, ConfigError, parse_config
+from dealer_station.credentials import hash_pin, hash_token, verify_pin
 
 CONSOLE = Principal("console-1", "croupier")
 BASE = 'studio = "s"\nstation = "st"\n[[tables]]\nid = "t1"\ngame = "baccarat"\n'
