@@ -18,11 +18,10 @@ import re
 
 from drivers.shoe.events import CardDrawn, CardUnread, ShoeAlarm, ShoeOffline, ShoeOnline
 from drivers.shoe.session import SessionOutput, ShoeSession
+from firmware_proto.messages import RANKS, SUITS
 
 BEETEK_BAUDRATE = 9600
 MAX_LINE = 128
-RANKS = "A23456789TJQK"
-SUITS = "CDHS"
 
 _LINE = re.compile(r"^(?:\[(?P<mode>[^\]]*)\])?<(?P<body>[^<>]*)>$")
 _WARNING = re.compile(r"^W0x[0-9A-Fa-f]{2}$")

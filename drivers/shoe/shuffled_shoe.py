@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import random
 
-RANKS = "A23456789TJQK"
-SUITS = "CDHS"
+from firmware_proto.messages import RANKS, SUITS
 
 
 def shuffled_shoe(decks: int, seed: int | None = None) -> list[str]:

@@ -17,6 +17,7 @@ from drivers.shoe.events import (
 )
 from drivers.shoe.link import EventSink, ShoeLink
 from firmware_proto import Indicator
+from firmware_proto.messages import RANKS, SUITS
 
 
 class VirtualShoeLink(ShoeLink):
@@ -48,7 +49,7 @@ class VirtualShoeLink(ShoeLink):
         return {"cards": self._index}
 
     def draw(self, card: str, *, burn: bool = False) -> None:
-        if len(card) != 2 or card[0] not in "A23456789TJQK" or card[1] not in "CDHS":
+        if len(card) != 2 or card[0] not in RANKS or card[1] not in SUITS:
             raise ValueError(f"not a card: {card!r}")
         self._index += 1
         self._deliver([CardDrawn(card, burn, self._index)])
