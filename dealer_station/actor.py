@@ -441,6 +441,14 @@ class TableActor:
         return await reply
 
     def handle(self, item: Command | DeviceChange | Alarm) -> Outcome | None:
+        if (
+            isinstance(item, Command)
+            and isinstance(item.reply, concurrent.futures.Future)
+            and not item.reply.set_running_or_notify_cancel()
+        ):
+            # Withdrawn by a device thread that stopped waiting (the shoe bridge):
+            # its device sends the input again, and it must be journaled once.
+            return None
         now = self.clock()
         self.changed_at = now
         outcome: Outcome | None = None

@@ -2,8 +2,10 @@
 
 The shoe link runs in its own thread and reports typed events; each becomes one
 input of the table's queue. The link hands an event over before it acknowledges
-it to the shoe, and this bridge returns only once the table has journaled the
-event: so the shoe forgets a card only when the journal holds it.
+it to the shoe, and this bridge returns only once the table has journaled a
+card; a card the table failed on or did not journal in time is withdrawn and
+refused (`EventRefused`), so the link does not acknowledge it and the shoe sends
+it again: the shoe forgets a card only when the journal holds it.
 
 The price of that order: a station that dies between journaling a card and
 acknowledging it sees the shoe send that card again after the restart. Each
@@ -27,9 +29,11 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import contextlib
 import logging
 from collections import deque
 from dataclasses import dataclass
+from typing import NoReturn
 
 from dealer_station.actor import Alarm, Command, DeviceChange, Outcome, TableActor
 from dealer_station.config import ShoeConfig
@@ -37,6 +41,7 @@ from dealer_station.games.cards import CardError, parse_card
 from dealer_station.games.events import BurnCard, CardUnread, DealCard
 from drivers.shoe import (
     CardDrawn,
+    EventRefused,
     Indicator,
     ShoeAlarm,
     ShoeEvent,
@@ -57,11 +62,15 @@ SHOE_STATE_ADVICE = {
     "inserted": "The shoe is back in the scanner.",
 }
 
-# How long the link's thread waits for the journal before it gives up on an
-# event (the loop is stopping, or stuck). The session has already counted a
-# card as delivered by then, so its acknowledgement still goes out and the
-# shoe does not send it again: a known gap (docs/architecture.md).
+# How long the link's thread waits for the journal before it gives up on a card
+# (the loop is stopping, or stuck). The card is then withdrawn from the table
+# and refused to the link, which does not acknowledge it: the shoe sends it
+# again after its timeout, and the table has another chance.
 JOURNAL_WAIT_S = 10.0
+
+# Cards refused in a row before the croupier is alarmed: a table that fails on a
+# card fails on each resend of it, and the shoe's queue fills behind it.
+FAILURES_BEFORE_ALARM = 3
 
 # Card names remembered: four times the shoe's queue, so that every card a shoe
 # can resend after a restart is among them.
@@ -149,6 +158,8 @@ class ShoeBridge:
         self.boot_id: int | None = None
         self.cards = CardNames([])
         self.duplicates_dropped = 0
+        # Cards refused to the link in a row (the table did not journal them).
+        self.failures = 0
         self._repeats: _Repeats | None = None
         self._closing = False
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -167,18 +178,21 @@ class ShoeBridge:
                 return
             reply: concurrent.futures.Future[Outcome] = concurrent.futures.Future()
             item.reply = reply
+            # Named, not shown: a log line must not carry a face-down card's value.
             what = f"{type(event).__name__} {ref or '(unnamed)'}"
             try:
                 loop.call_soon_threadsafe(self._submit, item, None)
-                reply.result(timeout=JOURNAL_WAIT_S)
-            except concurrent.futures.TimeoutError:
-                # Named, not shown: a log line must not carry a face-down card's value.
-                log.warning("table %s: the journal did not take %s in time", self.actor.id, what)
+                try:
+                    reply.result(timeout=JOURNAL_WAIT_S)
+                except concurrent.futures.TimeoutError:
+                    if reply.cancel():  # the table will not journal it now
+                        self._not_journaled(what, "the journal did not take it in time")
+                    reply.result()  # the table has it in hand: a moment more
             except RuntimeError:  # the loop closed, or the table failed on it (logged there)
-                log.warning("table %s: %s was not journaled", self.actor.id, what)
-            else:
-                if ref is not None:
-                    self.cards.add(ref)
+                self._not_journaled(what, "the table failed on it or is stopping")
+            self.failures = 0
+            if ref is not None:
+                self.cards.add(ref)
 
         options: dict[str, float | int] = {}
         if self.config.baudrate:
@@ -188,6 +202,21 @@ class ShoeBridge:
         self.link = open_shoe(self.config.protocol, port=self.config.port, on_event=post, **options)
         self.actor.listeners.append(self._follow_table)
         self.link.start()
+
+    def _not_journaled(self, what: str, why: str) -> NoReturn:
+        """Refuse a card to the link, which leaves it unacknowledged: the shoe
+        sends it again. In the link's thread."""
+        self.failures += 1
+        if self.failures == FAILURES_BEFORE_ALARM and self._loop is not None:
+            # Refused for ever the shoe would resend for ever, and only a log would
+            # say so: the croupier is told (if the table can still journal an alarm).
+            alarm = Alarm("shoe_card_not_journaled",
+                          f"The table has not journaled the shoe's card {self.failures} times: "
+                          "stop drawing and call a technician.", "shoe")
+            with contextlib.suppress(RuntimeError):  # the loop closed: the station stops
+                self._loop.call_soon_threadsafe(self._submit, alarm, None)
+        raise EventRefused(f"table {self.actor.id}: {what} was not journaled ({why}, "
+                           f"{self.failures} in a row); the shoe sends it again")
 
     def _input(self, event: ShoeEvent) -> tuple[Command | DeviceChange | Alarm | None, str | None]:
         """The table's input for ``event`` and the card's name, or None for a

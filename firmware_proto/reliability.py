@@ -41,6 +41,14 @@ class Verdict(Enum):
 
 
 @dataclass(frozen=True, slots=True)
+class Position:
+    """Where a receiver stands: what `ReliableReceiver.rewind` goes back to."""
+    expected: int | None
+    boot_id: int | None
+    nak_sent_for: int | None
+
+
+@dataclass(frozen=True, slots=True)
 class HandshakeResult:
     reply: Ack
     shoe_restarted: bool
@@ -92,6 +100,16 @@ class ReliableReceiver:
         if distance < 0:
             return Verdict.DUPLICATE, Ack(self.expected)
         return Verdict.OUT_OF_ORDER, self._nak()
+
+    def position(self) -> Position:
+        return Position(self.expected, self.boot_id, self._nak_sent_for)
+
+    def rewind(self, position: Position) -> None:
+        """Go back to `position`: the messages delivered since were not taken,
+        and the shoe, never acknowledged for them, sends them again (§4.2)."""
+        self.expected = position.expected
+        self.boot_id = position.boot_id
+        self._nak_sent_for = position.nak_sent_for
 
     def corruption_seen(self) -> Nak | None:
         """Damaged bytes may have been a sequenced frame: ask for it again."""

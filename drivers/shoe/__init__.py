@@ -17,7 +17,7 @@ from drivers.shoe.events import (
     ShoeOnline,
     ShoeState,
 )
-from drivers.shoe.link import EventSink, ShoeLink
+from drivers.shoe.link import EventRefused, EventSink, ShoeLink
 from drivers.shoe.session import UnsupportedCommand
 from firmware_proto import Indicator
 
@@ -25,6 +25,7 @@ __all__ = [
     "BACKENDS",
     "CardDrawn",
     "CardUnread",
+    "EventRefused",
     "EventSink",
     "Indicator",
     "ShoeAlarm",

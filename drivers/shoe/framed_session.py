@@ -16,8 +16,9 @@ from drivers.shoe.events import (
     ShoeState,
     ShoeStateName,
 )
-from drivers.shoe.session import SessionOutput, ShoeSession
+from drivers.shoe.session import Mark, SessionOutput, ShoeSession
 from firmware_proto.framing import DecoderCounters
+from firmware_proto.reliability import Position
 
 HEARTBEAT_TIMEOUT_S = 3.0
 RESET_INTERVAL_S = 1.0
@@ -59,6 +60,7 @@ class FramedCounters:
     unexpected_hellos: int = 0
     unanswered_hellos: int = 0
     stalls: int = 0
+    taken_back: int = 0
 
 
 class FramedSession(ShoeSession):
@@ -96,6 +98,9 @@ class FramedSession(ShoeSession):
         self._version_refused: int | None = None
         self._malformed_key: tuple[int, int, bytes] | None = None
         self._malformed_count = 0
+        # Handshakes and restarts so far: a delivery taken back after one of
+        # them cannot simply be undone (see `take_back`).
+        self._epoch = 0
 
     @property
     def online(self) -> bool:
@@ -143,6 +148,33 @@ class FramedSession(ShoeSession):
             self._online = False
             out.events.append(ShoeOffline(reason))
         return out
+
+    def take_back(self, out: SessionOutput, index: int, now: float) -> SessionOutput:
+        mark = next((m for m in out.marks if m.event == index), None)
+        if mark is None:  # not a message of the shoe's (ShoeOnline, ...): nothing to undo
+            return SessionOutput(
+                out.events[index + 1:], out.tx,
+                [Mark(m.event - index - 1, m.tx, m.before) for m in out.marks if m.event > index])
+        before = mark.before
+        assert isinstance(before, _Before)
+        # The receiver goes back to the refused message, and every later delivery
+        # of `out` goes with it: the shoe resends from there, in order, after its
+        # timeout. Their acknowledgements, and whatever was answered after them,
+        # are never sent: an ACK or NAK from a later position would acknowledge
+        # the refused message too.
+        self._receiver.rewind(before.position)
+        later = [m.event for m in out.marks if m.event >= index]
+        self._counters.delivered -= len(later)
+        self._counters.taken_back += 1
+        rest = SessionOutput(
+            [e for i, e in enumerate(out.events) if i > index and i not in later],
+            out.tx[:mark.tx])
+        if before.epoch != self._epoch:
+            # A handshake (or a restart) came after it: its ACK, just cut, spoke
+            # from a position now given up. Only a new handshake can agree again.
+            self._restart("a message the station did not take came before a handshake: "
+                          "handshaking again", now, rest)
+        return rest
 
     def indicator(self, colour: fp.Indicator, now: float) -> SessionOutput:
         self._wanted_indicator = colour
@@ -199,7 +231,11 @@ class FramedSession(ShoeSession):
     def _accept(self, seq: int, now: float, out: SessionOutput) -> bool:
         if not self._online:
             return False  # the shoe resends after the handshake
+        before = _Before(self._receiver.position(), self._epoch)
         verdict, reply = self._receiver.receive(seq)
+        if verdict is fp.Verdict.DELIVER:
+            # The caller appends the event next: `out.events` is where it goes.
+            out.marks.append(Mark(len(out.events), len(out.tx), before))
         self._reply(reply, out)
         match verdict:
             case fp.Verdict.DELIVER:
@@ -228,6 +264,7 @@ class FramedSession(ShoeSession):
         """End the session and ask for a HELLO that answers our RESET."""
         self._online = False
         self._refused_since = None
+        self._epoch += 1
         out.events.append(ShoeOffline(reason))
         self._send_reset(out, now)
 
@@ -258,6 +295,7 @@ class FramedSession(ShoeSession):
             return
         self._challenge = _new_challenge()  # answered: a replay of it is not
         self._counters.handshakes += 1
+        self._epoch += 1
         self._refused_since = None
         self._last_keepalive_at = now
         result = self._receiver.handshake(hello)
@@ -307,6 +345,13 @@ class FramedSession(ShoeSession):
         else:
             self._counters.naks_sent += 1
         out.tx += fp.encode_message(reply)
+
+
+@dataclass(frozen=True, slots=True)
+class _Before:
+    """The session's state before a delivery, to take it back."""
+    position: Position
+    epoch: int
 
 
 def _new_challenge() -> int:

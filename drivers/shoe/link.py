@@ -8,7 +8,11 @@ A link runs in its own thread from `start()` (or `with`) to `close()` and posts
 typed events (`drivers.shoe.events`) to `on_event`: a callable or a
 `queue.Queue`. The callable runs in the link's thread; an asyncio runtime passes
 ``lambda e: loop.call_soon_threadsafe(q.put_nowait, e)``. Events arrive in the
-order the shoe produced them, each card exactly once. `ShoeOnline` and
+order the shoe produced them, each card exactly once. A callable that raises
+has not taken the event: the framed shoe is not acknowledged for it and sends it
+again, after which the callable sees it again (and nothing after it before it);
+it raises `EventRefused` to say so without a traceback in the log. The Bee-Tek
+shoe never sends anything again, so an event it raised on is lost. `ShoeOnline` and
 `ShoeOffline` alternate; a link that cannot open its port at start reports
 `ShoeOffline` once and keeps trying.
 """
@@ -29,6 +33,10 @@ from firmware_proto import Indicator
 log = logging.getLogger(__name__)
 
 EventSink = Callable[[ShoeEvent], object] | queue.Queue[ShoeEvent]
+
+
+class EventRefused(Exception):
+    """Raised by an event sink that did not take the event (its store is stuck)."""
 
 
 class ShoeLink(ABC):
@@ -61,20 +69,28 @@ class ShoeLink(ABC):
     def counters(self) -> dict[str, int]:
         """Health counters: bytes discarded, retransmissions seen, reconnections..."""
 
-    def _deliver(self, events: list[ShoeEvent]) -> None:
-        for event in events:
-            if isinstance(event, ShoeOffline):
-                if self._offline_reported:
-                    continue
-                self._offline_reported = True
-            elif isinstance(event, ShoeOnline):
-                self._offline_reported = False
+    def _deliver(self, events: list[ShoeEvent]) -> int:
+        """Hand `events` over in order; the number taken, up to the first refused."""
+        for taken, event in enumerate(events):
+            if isinstance(event, ShoeOffline) and self._offline_reported:
+                continue
             try:
                 self._sink(event)
+            except EventRefused as refusal:
+                log.warning("shoe event consumer did not take a %s: %s",
+                            type(event).__name__, refusal)
+                return taken
             except Exception:
                 # A failing consumer must not stop the shoe's thread: the next
                 # card would be read by nobody and the link would look healthy.
-                log.exception("shoe event consumer failed on %r", event)
+                # Named, not shown: the event may be a face-down card.
+                log.exception("shoe event consumer failed on a %s", type(event).__name__)
+                return taken
+            if isinstance(event, ShoeOffline):
+                self._offline_reported = True
+            elif isinstance(event, ShoeOnline):
+                self._offline_reported = False
+        return len(events)
 
     def __enter__(self) -> Self:
         self.start()

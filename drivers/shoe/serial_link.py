@@ -129,15 +129,27 @@ class SerialShoeLink(ShoeLink):
             if data and port.in_waiting:
                 data += port.read(port.in_waiting)
             now = time.monotonic()
-            with self._lock:
-                out = self._session.received(data, now) if data else SessionOutput()
-                out.extend(self._session.tick(now))
-            # Events first, acknowledgements after: the shoe may forget a card only
-            # once the station holds it, and the consumer does not wait on a write.
-            self._deliver(out.events)
-            if out.tx:
+            if data:
                 with self._lock:
-                    self._write(out.tx)
+                    out = self._session.received(data, now)
+                self._settle(out, now)
+            with self._lock:
+                out = self._session.tick(now)
+            self._settle(out, now)
+
+    def _settle(self, out: SessionOutput, now: float) -> None:
+        """Events first, acknowledgements after: the shoe may forget a card only
+        once the consumer took it, and the consumer does not wait on a write. An
+        event not taken is taken back, so what is sent does not acknowledge it."""
+        while True:
+            taken = self._deliver(out.events)
+            if taken == len(out.events):
+                break
+            with self._lock:
+                out = self._session.take_back(out, taken, now)
+        if out.tx:
+            with self._lock:
+                self._write(out.tx)
 
     def _write(self, data: bytes | bytearray) -> None:
         # Called with the lock held; a failed write surfaces on the next read.

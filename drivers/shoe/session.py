@@ -14,14 +14,21 @@ from drivers.shoe.events import ShoeEvent
 from firmware_proto import Indicator
 
 
+@dataclass(frozen=True, slots=True)
+class Mark:
+    """A delivery the session can take back: its event's index in `events`, the
+    length of `tx` before its acknowledgement, and the session's state before
+    it (opaque outside the session)."""
+    event: int
+    tx: int
+    before: object
+
+
 @dataclass(slots=True)
 class SessionOutput:
     events: list[ShoeEvent] = field(default_factory=list)
     tx: bytearray = field(default_factory=bytearray)
-
-    def extend(self, other: SessionOutput) -> None:
-        self.events.extend(other.events)
-        self.tx += other.tx
+    marks: list[Mark] = field(default_factory=list)
 
 
 class ShoeSession(ABC):
@@ -42,6 +49,17 @@ class ShoeSession(ABC):
     @abstractmethod
     def disconnected(self, reason: str) -> SessionOutput:
         """The port failed or was closed."""
+
+    def take_back(self, out: SessionOutput, index: int, now: float) -> SessionOutput:
+        """The consumer did not take ``out.events[index]``: what is left to do.
+
+        Returns the events after it still to hand over and the whole of what to
+        send instead of ``out.tx``. A protocol that acknowledges takes back the
+        delivery and every later one of ``out``, so the shoe sends them again in
+        order. This default is a protocol without acknowledgements (the Bee-Tek
+        shoe's): the shoe never sends anything again, so the event is lost.
+        """
+        return SessionOutput(out.events[index + 1:], out.tx)
 
     def indicator(self, colour: Indicator, now: float) -> SessionOutput:
         raise UnsupportedCommand(f"the {self.protocol} shoe has no indicator")

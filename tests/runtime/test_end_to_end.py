@@ -10,6 +10,8 @@ docs/rules.md (Baccarat: "a 100 bet returns 195"; blackjack 1:1; roulette 35:1 a
 from __future__ import annotations
 
 import json
+import time
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +19,9 @@ import pytest
 from support.broker import Broker, Subscriber
 from support.station import StationThread, config_for
 
+from dealer_station import shoe_bridge
+from dealer_station.actor import Command, Outcome, TableActor
+from dealer_station.journal import Record
 from dealer_station.payloads import Availability, RoundEvent, RoundState, Stats
 from drivers.shoe.simulator import FramedShoeSimulator
 
@@ -243,3 +248,67 @@ def test_shoe_unplugged_mid_round_alarms_and_the_round_resumes(
     assert shoe_states == ["online", "offline", "online", "offline"]
     alarm = next(e for e in events if e["type"] == "alarm")
     assert alarm["data"]["code"] == "shoe_offline" and "do not draw" in alarm["data"]["message"]
+
+
+def _shoe_records(st: StationThread, table: str) -> list[Record]:
+    records: list[Record] = st.call(lambda: [
+        r for r in st.actor(table).journal.records(table) if r.source == "shoe"])
+    return records
+
+
+@pytest.mark.parametrize("fault", ["loop_blocked", "table_fails"])
+def test_a_card_the_table_did_not_journal_is_sent_again_and_none_is_lost(
+    broker: Broker, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fault: str
+) -> None:
+    # Player 2+3 = 5 draws a 7; Banker K+6 draws and makes 8 (as above). The
+    # second card meets a table that cannot journal it: its loop blocked longer
+    # than the bridge waits, or the table failing on it (a bug) eight times.
+    order = ["2S", "KD", "3H", "6C", "7D", "2C"]
+    monkeypatch.setattr(shoe_bridge, "JOURNAL_WAIT_S", 0.3)
+    failures = {"left": 0}  # shoe inputs the table will fail on
+    command = TableActor._command
+
+    def failing(self: TableActor, item: Command, now: datetime) -> Outcome:
+        if item.source == "shoe" and failures["left"]:
+            failures["left"] -= 1
+            raise RuntimeError("a bug in the table")
+        return command(self, item, now)
+
+    monkeypatch.setattr(TableActor, "_command", failing)
+    with FramedShoeSimulator(decks=8, seed=7, retransmit_after=0.25) as sim:
+        sim.cards_left = list(reversed(order))
+        config = config_for(
+            f'[[tables]]\nid = "bac"\ngame = "baccarat"\nshoe = {{ port = "{sim.port}" }}\n'
+            "timers = { betting_seconds = 60 }\n",
+            tmp_path / "journal.sqlite3",
+            broker.port,
+        )
+        with StationThread(config) as st:
+            st.wait_until(
+                lambda: st.call(lambda: st.actor("bac").devices.get("shoe", ("",))[0]) == "online"
+            )
+            assert st.command("bac", {"type": "round_open", "round": "r1"}).accepted
+            assert st.command("bac", {"type": "bets_closed"}).accepted
+            _deal(st, sim, "bac", 1)
+            st.wait_for_step("bac", "card")
+            if fault == "loop_blocked":
+                st.loop.call_soon_threadsafe(time.sleep, 2.0)  # stuck for six of its waits
+            else:
+                failures["left"] = 8  # a resend each 0.25 s: about 2 s
+            sim.draw()
+            time.sleep(1.0)  # the bridge has refused the card more than once by now
+            # Stuck or failing, the table has not journaled the card: the shoe
+            # still holds it, unacknowledged, and sends it again.
+            assert not sim.all_acknowledged()
+            st.wait_until(lambda: sim.all_acknowledged())
+            assert sim.retransmissions > 0
+            _deal(st, sim, "bac", len(order) - 2)
+            st.wait_for_step("bac", "settled")
+            records = _shoe_records(st, "bac")
+            bridge = st.station.shoes["bac"] if st.station is not None else None
+            assert bridge is not None and bridge.failures == 0
+    cards = [r.body["card"] for r in records if r.kind == "event"]
+    assert cards == order  # each once, in order, none lost
+    # Refused three times in a row: the croupier is told, once.
+    alarms = [r.body["code"] for r in records if r.kind == "alarm"]
+    assert alarms.count("shoe_card_not_journaled") == 1

@@ -14,6 +14,7 @@ import firmware_proto as fp
 from drivers.shoe import (
     CardDrawn,
     CardUnread,
+    EventRefused,
     Indicator,
     ShoeAlarm,
     ShoeEvent,
@@ -258,3 +259,31 @@ def test_ten_thousand_cards_over_a_line_damaging_one_byte_in_a_hundred() -> None
               f"station: {counters}")
         assert sim.faults.damaged > 1000
         assert counters["delivered"] == 10_000
+
+
+def test_a_card_the_sink_did_not_take_is_sent_again_and_none_is_lost() -> None:
+    taken: list[ShoeEvent] = []
+    tried: list[int] = []
+    refuse = {3: EventRefused("stuck"), 5: RuntimeError("a bug"), 9: None}  # None: too slow
+
+    def sink(event: ShoeEvent) -> None:
+        if isinstance(event, CardDrawn) and event.shoe_index is not None:
+            tried.append(event.shoe_index)
+            if event.shoe_index in refuse:
+                error = refuse.pop(event.shoe_index)
+                if error is None:
+                    time.sleep(0.5)  # longer than the shoe's retransmission timer
+                    error = EventRefused("timed out")
+                raise error
+        taken.append(event)
+
+    with FramedShoeSimulator(seed=4, retransmit_after=0.25) as sim, \
+            open_shoe("framed", port=sim.port, on_event=sink) as link:
+        _wait_for(lambda: any(isinstance(e, ShoeOnline) for e in taken), "online")
+        sim.draw(12)  # several in one read: those after a refused one wait with it
+        _wait_for(lambda: len(taken) == 13, "twelve cards taken")
+        assert sim.wait_until_acknowledged(WAIT_S)
+        assert taken[1:] == sim.sent  # each card once, in order, none lost
+        assert [tried.count(i) for i in (3, 5, 9)] == [2, 2, 2]
+        assert link.counters()["taken_back"] == 3
+        assert sim.retransmissions > 0
