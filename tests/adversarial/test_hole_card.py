@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from api.station_rig import TOKENS, Rig, running, station_config
+from api.station_rig import SLOW, TOKENS, Rig, running, station_config
 from support.broker import Broker, Subscriber
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
@@ -44,7 +44,6 @@ pytestmark = pytest.mark.adversarial
 TABLE = "bj"
 EVENTS = f"dealer-station/test/{TABLE}/round/event"
 STATE = f"dealer-station/test/{TABLE}/round/state"
-SLOW = {"betting_seconds": 600, "decision_seconds": 600, "insurance_seconds": 600}
 ROLES = ("croupier", "pit_boss", "game_server", "viewer")
 RECALL_ROLES = ("pit_boss", "game_server")
 # Codes the shoe deals nowhere but where the test says. Ranks and suits that

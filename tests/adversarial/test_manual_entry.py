@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from api.station_rig import Rig, running, station_config
+from api.station_rig import SLOW, Rig, running, station_config
 from support.broker import Broker
 
 import firmware_proto as fp
@@ -28,7 +28,6 @@ from drivers.shoe.simulator import FramedShoeSimulator
 pytestmark = pytest.mark.adversarial
 
 WHEEL = Path(__file__).resolve().parents[1] / "fixtures" / "wheel" / "valid-190.mkv"
-SLOW = {"betting_seconds": 600, "decision_seconds": 600, "insurance_seconds": 600}
 WHY = {"why": "test: pit boss checked"}
 
 

@@ -13,8 +13,7 @@ from typing import Any
 
 import httpx
 import pytest
-from api.conftest import TABLES
-from api.station_rig import PIT_BOSSES, Rig, auth_section, running, station_config
+from api.station_rig import PIT_BOSSES, TABLES, Rig, auth_section, running, station_config
 from support.broker import Broker
 
 from dealer_station.api.auth import PAIR_FAILURES, Authority

@@ -14,17 +14,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from api.station_rig import TOKENS, Rig, running, station_config
+from api.station_rig import TABLES, TOKENS, Rig, running, station_config
 from support.broker import Broker, running_broker
 
 pytestmark = pytest.mark.adversarial
 
-SLOW = {"betting_seconds": 600, "decision_seconds": 600, "insurance_seconds": 600}
-TABLES = [
-    {"id": "bac", "game": "baccarat", "timers": SLOW},
-    {"id": "bj", "game": "blackjack", "variant": "live-blackjack", "timers": SLOW},
-    {"id": "rou", "game": "roulette", "timers": SLOW},
-]
 
 
 @pytest.fixture(scope="module")

@@ -8,17 +8,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from api.station_rig import Rig, running, station_config
+from api.station_rig import TABLES, Rig, running, station_config
 from support.broker import Broker, running_broker
-
-# Long windows: a test closes them itself, so no wall clock decides anything.
-SLOW = {"betting_seconds": 600, "decision_seconds": 600, "insurance_seconds": 600}
-
-TABLES = [
-    {"id": "bac", "game": "baccarat", "timers": SLOW},
-    {"id": "bj", "game": "blackjack", "variant": "live-blackjack", "timers": SLOW},
-    {"id": "rou", "game": "roulette", "timers": SLOW},
-]
 
 
 @pytest.fixture(scope="module")

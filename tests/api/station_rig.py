@@ -39,6 +39,17 @@ AUTO = "<auto>"
 _AUTH: dict[str, Any] = {}
 
 
+# Long windows: a test closes them itself, so no wall clock decides anything.
+SLOW = {"betting_seconds": 600, "decision_seconds": 600, "insurance_seconds": 600}
+
+# The three tables the API tests drive, one of each game.
+TABLES = [
+    {"id": "bac", "game": "baccarat", "timers": SLOW},
+    {"id": "bj", "game": "blackjack", "variant": "live-blackjack", "timers": SLOW},
+    {"id": "rou", "game": "roulette", "timers": SLOW},
+]
+
+
 def auth_section() -> dict[str, Any]:
     if not _AUTH:
         _AUTH["tokens"] = [

@@ -12,8 +12,7 @@ from pathlib import Path
 
 import httpx
 import pytest
-from api.conftest import TABLES
-from api.station_rig import PIT_BOSSES, TOKENS, Rig, running, station_config
+from api.station_rig import PIT_BOSSES, TABLES, TOKENS, Rig, running, station_config
 from support.broker import Broker
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect

@@ -14,8 +14,7 @@ from collections.abc import Callable, Iterator
 
 import pytest
 import schemathesis
-from api.conftest import TABLES
-from api.station_rig import TOKENS, Rig, running, station_config
+from api.station_rig import TABLES, TOKENS, Rig, running, station_config
 from hypothesis import HealthCheck, given, settings
 from schemathesis import APIOperation, checks
 from support.broker import Broker

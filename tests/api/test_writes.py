@@ -11,8 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from api.conftest import TABLES
-from api.station_rig import Rig, running, station_config
+from api.station_rig import TABLES, Rig, running, station_config
 from support.broker import Broker
 
 BET = {"player": "ann", "spot": "main", "box": 1, "amount": "100"}
