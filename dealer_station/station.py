@@ -14,7 +14,7 @@ import asyncio
 import contextlib
 import logging
 import signal
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING
 
 from dealer_station import sdnotify
@@ -29,13 +29,19 @@ from dealer_station.shoe_bridge import ShoeBridge
 
 if TYPE_CHECKING:
     from dealer_station.camera_bridge import CameraBridge
+    from drivers.camera import FrameSource
 
 log = logging.getLogger(__name__)
 
 
 class Station:
-    def __init__(self, config: StationConfig) -> None:
+    def __init__(
+        self, config: StationConfig, cameras: Mapping[str, FrameSource] | None = None
+    ) -> None:
+        """``cameras``: frame sources that stand in for some tables' configured
+        camera source (the demo's recorded wheel), by table id."""
         self.config = config
+        self.camera_sources = dict(cameras or {})
         self.journal = Journal(config.journal)
         self.actors = {
             t.id: TableActor(
@@ -87,7 +93,7 @@ class Station:
                     # Imported here: OpenCV costs memory a card-only station need not pay.
                     from dealer_station.camera_bridge import CameraBridge
 
-                    camera = CameraBridge(actor, table_config.camera)
+                    camera = CameraBridge(actor, table_config.camera, self.camera_sources.get(tid))
                     camera.start()
                     self.cameras[tid] = camera
                 robot = table_config.self_driving

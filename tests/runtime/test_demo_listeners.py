@@ -1,0 +1,40 @@
+"""What only the demo does, it does from listeners of its own on the tables:
+its recorded wheel is told when the table waits for a spin."""
+
+from __future__ import annotations
+
+import asyncio
+from types import SimpleNamespace
+from typing import Any
+
+from dealer_station.demo import launch_when_due
+
+
+def table(shoe: None, step: str = "card") -> Any:
+    next_step = SimpleNamespace(kind=step)
+    state = SimpleNamespace(shoe=shoe, next_step=lambda: next_step)
+    return SimpleNamespace(state=state, listeners=[])
+
+
+def changed(actor: Any, **state: Any) -> None:
+    for name, value in state.items():
+        setattr(actor.state, name, value)
+    for listener in actor.listeners:
+        listener(actor)
+
+
+def test_the_wheel_is_told_on_the_next_turn_whether_a_spin_is_due() -> None:
+    told: list[bool] = []
+    actor = table(None, step="betting")
+    wheel = SimpleNamespace(spin_due=told.append)
+
+    async def play() -> None:
+        launch_when_due(actor, wheel)  # type: ignore[arg-type]
+        changed(actor, next_step=lambda: SimpleNamespace(kind="wheel"))
+        assert told == []  # not while the publisher still sends the change
+        await asyncio.sleep(0)
+        changed(actor, next_step=lambda: SimpleNamespace(kind="settled"))
+        await asyncio.sleep(0)
+
+    asyncio.run(play())
+    assert told == [True, False]
