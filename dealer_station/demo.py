@@ -11,8 +11,9 @@
   waits for a spin, through the real detector;
 - a self-driving croupier and players at each table (``self_driving``).
 
-The demo launches the recorded spin from a listener of its own on the table:
-the camera bridge knows nothing of it.
+What only the demo does (launching the recorded spin, refilling the simulated
+shoes when a table shuffles) it does from listeners of its own on the tables:
+the station's modules know nothing of it.
 """
 
 from __future__ import annotations
@@ -142,6 +143,25 @@ def launch_when_due(actor: TableActor, wheel: RecordedWheel) -> None:
     actor.listeners.append(follow)
 
 
+def reshuffle_with_the_table(actor: TableActor, simulator: FramedShoeSimulator, decks: int) -> None:
+    """When the table's shoe is shuffled (or a new one begun), the simulated
+    shoe is too, as the croupier's hands would: its cards are the new shoe's."""
+    out = _cards_out(actor)
+
+    def follow(actor: TableActor) -> None:
+        nonlocal out
+        before, out = out, _cards_out(actor)
+        if out == 0 and before > 0:
+            simulator.cards_left = shuffled_shoe(decks, None)
+
+    actor.listeners.append(follow)
+
+
+def _cards_out(actor: TableActor) -> int:
+    shoe = actor.state.shoe if actor.state is not None else None
+    return 0 if shoe is None else shoe.dealt + shoe.burned
+
+
 @dataclass(frozen=True)
 class DemoCredentials:
     """Made fresh for each demo and printed: never a secret in the code."""
@@ -268,11 +288,7 @@ async def run_demo(
             launch_when_due(station.actors["roulette-1"], wheel)
             dealers = []
             for tid, sim in simulators.items():
-
-                def reshuffle(sim: FramedShoeSimulator = sim, decks: int = decks[tid]) -> None:
-                    sim.cards_left = shuffled_shoe(decks, None)
-
-                station.on_shuffle[tid] = reshuffle
+                reshuffle_with_the_table(station.actors[tid], sim, decks[tid])
                 dealers.append(asyncio.create_task(deal_when_green(sim, decks[tid])))
             _print_where_to_look(config, broker, credentials)
             try:

@@ -14,7 +14,7 @@ import asyncio
 import contextlib
 import logging
 import signal
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from dealer_station import sdnotify
@@ -58,9 +58,6 @@ class Station:
         self.shoes: dict[str, ShoeBridge] = {}
         self.cameras: dict[str, CameraBridge] = {}
         self.stopped = asyncio.Event()
-        # What a self-driving table does when it shuffles: the demo reshuffles
-        # its simulated shoe too.
-        self.on_shuffle: dict[str, Callable[[], None]] = {}
 
     async def run(self) -> None:
         loop = asyncio.get_running_loop()
@@ -103,7 +100,6 @@ class Station:
                         seed=robot.seed,
                         pause_seconds=robot.pause_seconds,
                         think_seconds=robot.think_seconds,
-                        on_shuffle=self.on_shuffle.get(tid),
                     )
                     tasks.append(asyncio.create_task(croupier.run(), name=f"croupier {tid}"))
             tasks.append(asyncio.create_task(sdnotify.run_watchdog(), name="watchdog"))
