@@ -70,8 +70,6 @@ class CameraConfig(Strict):
     # A device index ("0"), a video file, or a stream URL.
     source: str
     calibration: Path | None = None
-    # A recorded spin played each time the table waits for one (the demo's wheel).
-    replay_on_spin: bool = False
     # A live camera that delivers no frame for this long is offline (an alarm:
     # results need a pit boss) until frames come again. Longer than a USB
     # camera's hiccup, short enough that no spin is judged on a dead picture.
