@@ -313,8 +313,8 @@ def main() -> None:
         publisher = station.publishers["bac"]
         publisher.on_puback = acks.__setitem__
         if probe is not None:
-            publisher.client.loop_write = probe.watch_writes(  # type: ignore[method-assign]
-                publisher.client.loop_write
+            publisher.link.client.loop_write = probe.watch_writes(  # type: ignore[method-assign]
+                publisher.link.client.loop_write
             )
         while not parent.poll():
             await asyncio.sleep(0.1)
