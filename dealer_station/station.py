@@ -128,8 +128,5 @@ class Station:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
         for publisher in self.publishers.values():
-            await publisher.stop()
-        await asyncio.sleep(0.05)  # acknowledgements already posted to the loop
-        for publisher in self.publishers.values():
-            publisher.closed = True
+            await publisher.close()
         self.journal.close()
