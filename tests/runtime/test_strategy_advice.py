@@ -9,10 +9,11 @@ import asyncio
 import json
 from pathlib import Path
 
-from dealer_station.actor import Command, TableActor
+from dealer_station.actor import TableActor
 from dealer_station.config import TableConfig, TimersConfig
 from dealer_station.journal import Journal
 from dealer_station.payloads import Topics
+from dealer_station.table_inputs import Command
 
 
 def _actor(tmp_path: Path, variant: str, decision_seconds: float = 60) -> TableActor:
