@@ -200,9 +200,11 @@ class StageProbe:
         actor.handle = timed_handle  # type: ignore[assignment, method-assign]
         append = station.journal.append
 
-        def timed_append(record: Record, messages: list[OutMessage]) -> int:
+        def timed_append(
+            record: Record, messages: list[OutMessage], answer: Answer | None = None
+        ) -> int:
             current["commit"] = time.perf_counter()
-            seq = append(record, messages)
+            seq = append(record, messages, answer)
             current["committed"] = time.perf_counter()
             if record.source == "shoe":
                 for message in messages:

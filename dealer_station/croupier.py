@@ -41,7 +41,7 @@ class SelfDrivingCroupier:
         config = actor.config
         self.autoplay = Autoplay(config.game, config.variant, seed, config.id, deals_cards=False)
         self.changed = asyncio.Event()
-        actor.listeners.append(lambda _: self.changed.set())
+        actor.listeners.subscribe("follow", lambda _: self.changed.set())
 
     async def run(self) -> None:
         while True:

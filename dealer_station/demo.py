@@ -47,7 +47,9 @@ from dealer_station.config import (
 )
 from dealer_station.credentials import hash_pin, hash_token, new_token
 from dealer_station.games.blackjack_rules import SHIPPED_VARIANTS, load_variant
+from dealer_station.games.table import TableState
 from dealer_station.station import Station
+from dealer_station.table_change import TableChange
 from drivers.recorded_wheel import RecordedWheel
 from drivers.shoe.shuffled_shoe import shuffled_shoe
 from drivers.shoe.simulator import FramedShoeSimulator
@@ -134,31 +136,31 @@ def launch_when_due(actor: TableActor, wheel: RecordedWheel) -> None:
     """The croupier's hand at the wheel: the recorded spin plays each time the
     table waits for one."""
 
-    def follow(actor: TableActor) -> None:
-        due = actor.state is not None and actor.state.next_step().kind == "wheel"
+    def follow(change: TableChange) -> None:
+        due = change.state is not None and change.state.next_step().kind == "wheel"
         # On the loop's next turn: the camera's thread, woken, must not take the
         # interpreter lock from the publisher about to send this change.
         asyncio.get_running_loop().call_soon(wheel.spin_due, due)
 
-    actor.listeners.append(follow)
+    actor.listeners.subscribe("follow", follow)
 
 
 def reshuffle_with_the_table(actor: TableActor, simulator: FramedShoeSimulator, decks: int) -> None:
     """When the table's shoe is shuffled (or a new one begun), the simulated
     shoe is too, as the croupier's hands would: its cards are the new shoe's."""
-    out = _cards_out(actor)
+    out = _cards_out(actor.state)
 
-    def follow(actor: TableActor) -> None:
+    def follow(change: TableChange) -> None:
         nonlocal out
-        before, out = out, _cards_out(actor)
+        before, out = out, _cards_out(change.state)
         if out == 0 and before > 0:
             simulator.cards_left = shuffled_shoe(decks, None)
 
-    actor.listeners.append(follow)
+    actor.listeners.subscribe("follow", follow)
 
 
-def _cards_out(actor: TableActor) -> int:
-    shoe = actor.state.shoe if actor.state is not None else None
+def _cards_out(state: TableState | None) -> int:
+    shoe = state.shoe if state is not None else None
     return 0 if shoe is None else shoe.dealt + shoe.burned
 
 

@@ -1,11 +1,15 @@
-"""A table's MQTT link to the studio: the outbox drained in order, state retained.
+"""A table's MQTT link to the studio: its round events in order, state retained.
 
 One `MqttLink` per table (its client id and last will are the table's own)
-carries the messages; this module decides which and in what order. The outbox
-cursor moves only on the broker's PUBACK of a message. While the broker is away
-the table goes on and the outbox grows; on reconnect the retained state is
-published first, then ``online``, then the backlog from the cursor, in order. A
-message sent again carries the same id and the same bytes.
+carries the messages; this module decides which and in what order. The round
+events of a change go onto the wire from the change itself (the table's
+``publish`` listener, ``table_change``); the outbox is read only for a backlog,
+what the broker has not acknowledged since the cursor: after a reconnect, or
+while more than a window of messages is in flight. The cursor moves only on the
+broker's PUBACK of a message. While the broker is away the table goes on and the
+outbox grows; on reconnect the retained state is published first, then
+``online``, then the backlog from the cursor, in order. A message sent again
+carries the same id and the same bytes.
 """
 
 from __future__ import annotations
@@ -16,9 +20,10 @@ from collections.abc import Callable
 from dealer_station.actor import TableActor
 from dealer_station.clock import iso, utc_now
 from dealer_station.config import MqttConfig
-from dealer_station.journal import Journal
+from dealer_station.journal import Journal, OutMessage
 from dealer_station.mqtt_link import MqttLink
 from dealer_station.payloads import Availability
+from dealer_station.table_change import TableChange
 
 # Messages in flight (sent, not yet acknowledged). QoS 1 keeps them in order on
 # one connection; a window keeps a backlog from flooding the broker.
@@ -44,8 +49,10 @@ class TablePublisher:
         self.next_seq = self.acked + 1
         self.inflight: dict[int, int] = {}  # the link's message id -> outbox msg_seq
         self.acked_above: set[int] = set()
+        # The retained topics as last sent, by relative topic.
         self.retained: dict[str, str] = {}
-        self.stats_at = ""
+        # The table as it stands, and the last round event it has sent.
+        self.latest = actor.latest
         self.connects = 0
         # Told (msg_seq, time.perf_counter() of the PUBACK) for each round event
         # the broker acknowledged: the latency benchmark's probe.
@@ -66,7 +73,8 @@ class TablePublisher:
 
     def start(self) -> None:
         self.loop = asyncio.get_running_loop()
-        self.actor.listeners.append(self._on_table_change)
+        self.latest = self.actor.latest
+        self.actor.listeners.subscribe("publish", self._on_table_change)
         self.link.start()
 
     async def close(self) -> None:
@@ -87,7 +95,7 @@ class TablePublisher:
 
     @property
     def backlog(self) -> int:
-        return self.actor.msg_seq - self.acked
+        return self.latest.msg_seq - self.acked
 
     # -- the loop's side ------------------------------------------------------------------------
 
@@ -106,9 +114,9 @@ class TablePublisher:
         self.inflight.clear()
         self.acked_above.clear()
         self.next_seq = self.acked + 1
-        self._refresh_retained()
+        self.retained = dict(self.latest.retained)
         for topic, payload in self.retained.items():
-            self.link.publish(topic, payload, retain=True)
+            self.link.publish(self.topics.full(topic), payload, retain=True)
         self.link.publish(self.topics.status, self._availability("online"), retain=True)
         self._pump()
 
@@ -129,43 +137,37 @@ class TablePublisher:
         self._pump()
 
     def _pump(self) -> None:
-        if not self.connected:
-            return
+        """Send the backlog from the outbox, as far as the window allows."""
+        if not self.connected or self.next_seq > self.latest.msg_seq:
+            return  # nothing the changes did not carry: no read of the journal
         room = WINDOW - len(self.inflight)
         if room <= 0:
             return
         for message in self.journal.outbox(self.actor.id, self.next_seq - 1, room):
-            mid = self.link.publish(message.topic, message.payload)
-            if mid is None:
-                return  # the connection just went; _connected resends from the cursor
-            self.inflight[mid] = message.msg_seq
-            self.next_seq = message.msg_seq + 1
+            if not self._send(message):
+                return
 
-    def _refresh_retained(self) -> None:
-        """The retained topics as they should read now."""
-        actor = self.actor
-        state = actor.round_state()
-        if state is not None:
-            self.retained[self.topics.state] = state.model_dump_json()
-        if actor.last_result is not None:
-            self.retained[self.topics.result] = actor.last_result
-        for device, (availability, since) in actor.devices.items():
-            topic = self.topics.shoe if device == "shoe" else self.topics.camera
-            self.retained[topic] = Availability(
-                table=actor.id, at=since, state=availability
-            ).model_dump_json()
-        # The roads are worth computing only when a round settled or a shoe began.
-        if actor.stats_at != self.stats_at or self.topics.stats not in self.retained:
-            self.stats_at = actor.stats_at
-            stats = actor.stats()
-            if stats is not None:
-                self.retained[self.topics.stats] = stats.model_dump_json()
+    def _send(self, message: OutMessage) -> bool:
+        mid = self.link.publish(message.topic, message.payload)
+        if mid is None:
+            return False  # the connection just went; _connected resends from the cursor
+        self.inflight[mid] = message.msg_seq
+        self.next_seq = message.msg_seq + 1
+        return True
 
-    def _on_table_change(self, actor: TableActor) -> None:
+    def _on_table_change(self, change: TableChange) -> None:
         # The round events first, onto the wire at once: they are what the
         # studio waits for. The retained state follows a moment later, once per
         # burst of changes, after the loop has taken the events' PUBACKs.
-        self._pump()
+        self.latest = change
+        if change.messages and self.next_seq < change.messages[0].msg_seq:
+            self._pump()  # older messages wait in the outbox: they go first
+        else:
+            for message in change.messages:
+                if message.msg_seq < self.next_seq:
+                    continue  # sent already, from the outbox
+                if not self.connected or len(self.inflight) >= WINDOW or not self._send(message):
+                    break  # the rest is a backlog now, sent as PUBACKs free the window
         if self.connected:
             self.link.flush()
         if self._retained_due is None:
@@ -176,9 +178,9 @@ class TablePublisher:
 
     def _publish_retained_changes(self) -> None:
         self._retained_due = None
-        before = dict(self.retained)
-        self._refresh_retained()
-        if self.connected:
-            for topic, payload in self.retained.items():
-                if before.get(topic) != payload:
-                    self.link.publish(topic, payload, retain=True)
+        if not self.connected:
+            return  # a connection sends them all when it comes
+        for topic, payload in self.latest.retained.items():
+            if self.retained.get(topic) != payload:
+                self.retained[topic] = payload
+                self.link.publish(self.topics.full(topic), payload, retain=True)

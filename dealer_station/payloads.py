@@ -37,8 +37,12 @@ class Payload(BaseModel):
     at: str = Field(description="UTC time, ISO 8601 with milliseconds")
 
 
+# A device's or a station's availability.
+DeviceState = Literal["online", "offline"]
+
+
 class Availability(Payload):
-    state: Literal["online", "offline"]
+    state: DeviceState
     detail: str = ""
 
 
@@ -85,16 +89,29 @@ PAYLOADS: dict[str, type[Payload]] = {
 }
 
 
+# The topics under a table, relative to ``<prefix>/<studio>/<table>/``: the
+# WebSocket feed relays them under these names, MQTT under the full ones.
+STATUS = "status"
+ROUND_STATE = "round/state"
+ROUND_EVENT = "round/event"
+RESULT = "result"
+STATS = "stats"
+
+
+def device_topic(device: str) -> str:
+    return f"device/{device}"
+
+
 class Topics:
+    """A table's full MQTT topics."""
+
     def __init__(self, prefix: str, studio: str, table: str) -> None:
         self.base = f"{prefix}/{studio}/{table}"
-        self.status = f"{self.base}/status"
-        self.shoe = f"{self.base}/device/shoe"
-        self.camera = f"{self.base}/device/camera"
-        self.state = f"{self.base}/round/state"
-        self.event = f"{self.base}/round/event"
-        self.result = f"{self.base}/result"
-        self.stats = f"{self.base}/stats"
+        self.status = self.full(STATUS)
+        self.event = self.full(ROUND_EVENT)
+
+    def full(self, relative: str) -> str:
+        return f"{self.base}/{relative}"
 
 
 def json_schemas() -> dict[str, Any]:

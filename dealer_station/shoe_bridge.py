@@ -39,6 +39,7 @@ from dealer_station.actor import TableActor
 from dealer_station.config import ShoeConfig
 from dealer_station.games.cards import CardError, parse_card
 from dealer_station.games.events import BurnCard, CardUnread, DealCard
+from dealer_station.table_change import TableChange
 from dealer_station.table_inputs import Alarm, Command, DeviceChange, Outcome
 from drivers.shoe import (
     CardDrawn,
@@ -201,7 +202,7 @@ class ShoeBridge:
         if self.config.protocol == "framed":  # the ASCII shoe sends no heartbeat
             options["heartbeat_timeout"] = self.config.heartbeat_timeout
         self.link = open_shoe(self.config.protocol, port=self.config.port, on_event=post, **options)
-        self.actor.listeners.append(self._follow_table)
+        self.actor.listeners.subscribe("follow", self._follow_table)
         self.link.start()
 
     def _not_journaled(self, what: str, why: str) -> NoReturn:
@@ -279,15 +280,15 @@ class ShoeBridge:
         if self._loop is not None and not self._loop.is_closed():
             self._loop.call_soon_threadsafe(self._flush_repeats)
 
-    def _follow_table(self, actor: TableActor) -> None:
+    def _follow_table(self, change: TableChange) -> None:
         if (
             self._closing
             or self.link is None
             or not self.link.supports_indicator
-            or actor.state is None
+            or change.state is None
         ):
             return
-        green = actor.state.next_step().kind == "card"
+        green = change.state.next_step().kind == "card"
         if green != self.green:
             self.green = green
             self.link.set_indicator(Indicator.GREEN if green else Indicator.RED)

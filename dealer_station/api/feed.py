@@ -4,11 +4,13 @@ The console and the overlay see exactly what the studio's broker carries, in the
 same JSON: each WebSocket message is ``{"topic": <topic under the table>,
 "payload": <the MQTT payload>}`` for the retained topics (``round/state``,
 ``result``, ``stats``, ``device/shoe``, ``device/camera``) whenever they change,
-and every ``round/event`` in order, read from the journal's outbox. A client
-that connects gets the retained topics and the events of the round in play first,
-so a page reloaded mid-round shows the whole round. ``station`` messages (the
-broker link and its backlog) come every ``HEARTBEAT_SECONDS``; a page that hears
-nothing for a few of them knows it is stale.
+and every ``round/event`` in order, taken from each table change (the feed is a
+``relay`` listener, ``table_change``). A client that connects gets the retained
+topics and the events of the round in play first, so a page reloaded mid-round
+shows the whole round; at the start those events are read once from the outbox.
+``station`` messages (the broker link and its backlog) come every
+``HEARTBEAT_SECONDS``; a page that hears nothing for a few of them knows it is
+stale.
 
 The feed also counts what passes for ``/metrics``.
 """
@@ -26,7 +28,8 @@ from dealer_station.api.history import current_round_start
 from dealer_station.clock import iso, utc_now
 from dealer_station.journal import Journal
 from dealer_station.mqtt_publisher import TablePublisher
-from dealer_station.payloads import Availability
+from dealer_station.payloads import ROUND_EVENT
+from dealer_station.table_change import TableChange
 
 log = logging.getLogger(__name__)
 
@@ -55,7 +58,7 @@ class TableFeed:
     clients: set[Client] = field(default_factory=set)
     retained: dict[str, str] = field(default_factory=dict)
     round_events: list[str] = field(default_factory=list)
-    cursor: int = 0
+    latest: TableChange = field(init=False)
     # Since the station started: round events by type, refusals by reason, alarms by code.
     events: Counter[str] = field(default_factory=Counter)
     refusals: Counter[str] = field(default_factory=Counter)
@@ -64,51 +67,32 @@ class TableFeed:
     def start(self) -> None:
         """Pick up the round in play, then follow the table."""
         start = current_round_start(self.journal.path, self.actor.id)
-        self.cursor = max(start - 1, 0)
-        self._read_outbox(count=False)
-        self._refresh_retained()
-        self.actor.listeners.append(self._on_table_change)
+        cursor = max(start - 1, 0)
+        while True:
+            page = self.journal.outbox(self.actor.id, cursor, OUTBOX_PAGE)
+            for message in page:
+                cursor = message.msg_seq
+                self._remember(message.payload, count=False)
+            if len(page) < OUTBOX_PAGE:
+                break
+        self.latest = self.actor.latest
+        self.retained = dict(self.latest.retained)
+        self.actor.listeners.subscribe("relay", self._on_table_change)
 
     # -- the table's side -------------------------------------------------------------------
 
-    def _on_table_change(self, actor: TableActor) -> None:
+    def _on_table_change(self, change: TableChange) -> None:
+        self.latest = change
         # The events first: the state that follows already includes them.
-        for payload in self._read_outbox(count=True):
-            self._send(frame("round/event", payload))
+        for message in change.messages:
+            self._remember(message.payload, count=True)
+            self._send(frame(ROUND_EVENT, message.payload))
         if not self.clients:
             return  # nobody to tell: a client that connects gets a fresh snapshot
-        for topic in self._refresh_retained():
-            self._send(frame(topic, self.retained[topic]))
-
-    def _refresh_retained(self) -> list[str]:
-        actor = self.actor
-        now: dict[str, str] = {}
-        state = actor.round_state()
-        if state is not None:
-            now["round/state"] = state.model_dump_json()
-        if actor.last_result is not None:
-            now["result"] = actor.last_result
-        for device, (availability, since) in actor.devices.items():
-            now[f"device/{device}"] = Availability(
-                table=actor.id, at=since, state=availability
-            ).model_dump_json()
-        stats = actor.stats()
-        if stats is not None:
-            now["stats"] = stats.model_dump_json()
-        changed = [t for t, p in now.items() if self.retained.get(t) != p]
-        self.retained = now
-        return changed
-
-    def _read_outbox(self, count: bool) -> list[str]:
-        new: list[str] = []
-        while True:
-            page = self.journal.outbox(self.actor.id, self.cursor, OUTBOX_PAGE)
-            for message in page:
-                self.cursor = message.msg_seq
-                new.append(message.payload)
-                self._remember(message.payload, count)
-            if len(page) < OUTBOX_PAGE:
-                return new
+        for topic, payload in change.retained.items():
+            if self.retained.get(topic) != payload:
+                self.retained[topic] = payload
+                self._send(frame(topic, payload))
 
     def _remember(self, payload: str, count: bool) -> None:
         event = json.loads(payload)
@@ -149,11 +133,11 @@ class TableFeed:
     def subscribe(self) -> Client:
         """A new client, its queue filled with the snapshot."""
         client = Client()
-        self._refresh_retained()
+        self.retained = dict(self.latest.retained)
         for topic, payload in self.retained.items():
             client.queue.put_nowait(frame(topic, payload))
         for payload in self.round_events[-(CLIENT_BACKLOG // 2) :]:
-            client.queue.put_nowait(frame("round/event", payload))
+            client.queue.put_nowait(frame(ROUND_EVENT, payload))
         client.queue.put_nowait(self.station_status())
         self.clients.add(client)
         return client

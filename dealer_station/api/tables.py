@@ -38,7 +38,7 @@ ON_EXPIRY = {
 
 
 def table_now(station: Station, actor: TableActor) -> TableNow:
-    state = actor.round_state()
+    state = actor.latest.round_state
     timer = None
     if state is not None and "ends_at" in state.next:
         timer = Timer(ends_at=state.next["ends_at"], on_expiry=ON_EXPIRY[state.next["kind"]])
@@ -52,7 +52,7 @@ def table_now(station: Station, actor: TableActor) -> TableNow:
         broker=Broker(connected=publisher.connected, backlog=publisher.backlog)
         if publisher
         else None,
-        stats=actor.stats(),
+        stats=actor.latest.stats.stats,
     )
 
 
@@ -60,7 +60,7 @@ def table_now(station: Station, actor: TableActor) -> TableNow:
 async def list_tables(principal: Reader, ctx: Context) -> list[TableSummary]:
     out = []
     for actor in ctx.station.actors.values():
-        state = actor.round_state()
+        state = actor.latest.round_state
         out.append(
             TableSummary(
                 table=actor.id,

@@ -20,7 +20,7 @@ from firmware_proto import Indicator
 
 def _settled(st: StationThread) -> int:
     """Rounds the table settled (its statistics keep them)."""
-    result: int = st.call(lambda: len(st.actor("bac").settled))
+    result: int = st.call(lambda: len(st.actor("bac").stats.settled))
     return result
 
 

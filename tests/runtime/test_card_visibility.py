@@ -151,7 +151,7 @@ def test_a_restart_keeps_the_hole_card_down_or_voids_and_reveals_it(
     first.journal.close()
 
     again = actor(path, recovery=recovery)
-    state = again.round_state()
+    state = again.latest.round_state
     assert state is not None and state.view is not None
     after = published(again)
     assert after[: len(before)] == before, "the outbox is what it was"

@@ -190,5 +190,5 @@ def test_kill_dash_nine_at_random_points_of_50_rounds(broker: Broker, tmp_path: 
         full.state.round,
     )
     assert from_snapshot.state.rounds_started == full.state.rounds_started
-    assert from_snapshot.settled == full.settled
+    assert from_snapshot.stats.settled == full.stats.settled
     print(f"{kills} kills, {sum(settled.values())} rounds, {len(sent_cards)} cards")

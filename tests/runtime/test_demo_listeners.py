@@ -12,19 +12,19 @@ from typing import Any
 from dealer_station.demo import launch_when_due, reshuffle_with_the_table
 from dealer_station.games.cards import parse_card
 from dealer_station.games.shoe import Shoe
+from dealer_station.table_change import Listeners
 
 
 def table(shoe: Shoe | None, step: str = "card") -> Any:
     next_step = SimpleNamespace(kind=step)
     state = SimpleNamespace(shoe=shoe, next_step=lambda: next_step)
-    return SimpleNamespace(state=state, listeners=[])
+    return SimpleNamespace(state=state, listeners=Listeners())
 
 
 def changed(actor: Any, **state: Any) -> None:
     for name, value in state.items():
         setattr(actor.state, name, value)
-    for listener in actor.listeners:
-        listener(actor)
+    actor.listeners.notify(SimpleNamespace(state=actor.state))
 
 
 def test_the_simulated_shoe_is_refilled_when_the_table_shuffles() -> None:

@@ -38,7 +38,7 @@ def _table(path: Path, clock: Clock) -> TableActor:
 
 
 def _stake(actor: TableActor) -> str:
-    state = actor.round_state()
+    state = actor.latest.round_state
     assert state is not None and state.view is not None
     return str(state.view["boxes"][0]["stake"])
 

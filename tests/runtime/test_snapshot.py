@@ -13,8 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from dealer_station import actor as actor_module
-from dealer_station import snapshot
+from dealer_station import snapshot, table_snapshots
 from dealer_station.actor import TableActor
 from dealer_station.autoplay import Autoplay
 from dealer_station.config import TableConfig
@@ -58,10 +57,10 @@ def _assert_same_table(a: TableActor, b: TableActor, *, restarted_alike: bool = 
     assert a.state.setup.variant == b.state.setup.variant
     assert a.state.setup.decks == b.state.setup.decks
     assert a.state.next_step() == b.state.next_step()
-    assert a.settled == b.settled
+    assert a.stats.settled == b.stats.settled
     assert a.devices == b.devices
     assert a.msg_seq == b.msg_seq
-    stats_a, stats_b = a.stats(), b.stats()
+    stats_a, stats_b = a.latest.stats.stats, b.latest.stats.stats
     assert (stats_a and stats_a.stats) == (stats_b and stats_b.stats)
     if restarted_alike:  # what the journal holds; rounds played since carry their own times
         assert a.last_result == b.last_result
@@ -130,7 +129,7 @@ def test_a_snapshot_the_code_cannot_trust_is_ignored_for_the_whole_journal(
     with sqlite3.connect(path) as db:
         db.execute(f"UPDATE snapshot SET {column} = ?", (value,))
 
-    with caplog.at_level(logging.INFO, logger="dealer_station.actor"):
+    with caplog.at_level(logging.INFO, logger="dealer_station.table_recovery"):
         after = _actor(path, "baccarat")
     assert after.recovered_from == 0
     assert "replaying the journal" in caplog.text
@@ -140,7 +139,7 @@ def test_a_snapshot_the_code_cannot_trust_is_ignored_for_the_whole_journal(
 def test_a_running_table_takes_its_snapshot_after_enough_records(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(actor_module, "SNAPSHOT_DELAY_S", 0.01)
+    monkeypatch.setattr(table_snapshots, "SNAPSHOT_DELAY_S", 0.01)
     path = tmp_path / "j.sqlite3"
 
     async def run() -> int:
@@ -161,12 +160,12 @@ def test_a_running_table_takes_its_snapshot_after_enough_records(
         assert saved is not None, "no snapshot after 30 records with snapshot_every=25"
         assert saved[0] == table.journal.last_seq("t")  # nothing came after it here
         table.journal.close()
-        return saved[0], table.stats_at
+        return saved[0], table.stats.at
 
     seq, stats_at = asyncio.run(run())
     after = _actor(path, "baccarat")
     assert after.recovered_from == seq
-    assert after.stats_at == stats_at != ""  # when the roads last changed, not the restart
+    assert after.stats.at == stats_at != ""  # when the roads last changed, not the restart
 
 
 def test_the_format_changes_with_the_tables_own_rule_file(tmp_path: Path) -> None:

@@ -38,7 +38,7 @@ def _round_in_play(path: Path) -> TableActor:
 
 def _picture(actor: TableActor) -> tuple[object, ...]:
     assert actor.state is not None
-    return (actor.state.shoe, actor.state.round, actor.state.rounds_started, actor.settled)
+    return (actor.state.shoe, actor.state.round, actor.state.rounds_started, actor.stats.settled)
 
 
 def test_a_record_the_rules_refuse_is_set_aside_once_and_the_start_completes(

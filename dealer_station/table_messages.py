@@ -1,0 +1,114 @@
+"""The messages a table sends, built from its changes: round events, and the
+retained topics as they read after a change (``payloads.py`` has their models).
+
+Every channel takes these, so the studio's broker and the station's WebSocket
+carry the same bytes: the MQTT publisher under the full topics, the feed under
+the relative ones.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from datetime import datetime
+from typing import Any
+
+from dealer_station.clock import iso
+from dealer_station.games.engine import Output
+from dealer_station.games.table import TableState
+from dealer_station.journal import OutMessage
+from dealer_station.payloads import (
+    RESULT,
+    ROUND_STATE,
+    STATS,
+    Availability,
+    DeviceState,
+    RoundEvent,
+    RoundState,
+    Stats,
+    device_topic,
+)
+from dealer_station.preconditions import step_id
+from dealer_station.round_view import table_view
+
+
+def round_event(
+    *,
+    studio: str,
+    table: str,
+    topic: str,
+    msg_seq: int,
+    kind: str,
+    data: Output,
+    source: str,
+    round_id: str | None,
+    at: datetime,
+) -> OutMessage:
+    """The round event ``msg_seq``: its id and bytes are the same however often
+    it is sent (docs/mqtt.md)."""
+    payload = RoundEvent(
+        table=table,
+        at=iso(at),
+        id=f"{studio}/{table}/{msg_seq}",
+        seq=msg_seq,
+        round=round_id,
+        type=kind,
+        source=source,
+        data={k: v for k, v in data.items() if k != "type"},
+    )
+    return OutMessage(table, msg_seq, topic, payload.model_dump_json())
+
+
+def round_state(
+    table: str,
+    state: TableState | None,
+    *,
+    msg_seq: int,
+    at: datetime,
+    timer_ends: datetime | None,
+    alarms: Sequence[dict[str, Any]],
+) -> RoundState | None:
+    """The ``round/state`` topic: the table now, for everyone who may see it."""
+    if state is None:
+        return None
+    view = table_view(state)
+    # What a command for this moment sends back as If-Match (docs/api.md).
+    view["next"]["step"] = step_id(state)
+    if timer_ends is not None:
+        view["next"]["ends_at"] = iso(timer_ends)
+    return RoundState(
+        table=table,
+        at=iso(at),
+        seq=msg_seq,
+        round=view["round"],
+        game=view["game"],
+        variant=view["variant"],
+        next=view["next"],
+        action=view["action"],
+        hold=view["hold"],
+        shoe=view.get("shoe"),
+        view=view.get("table"),
+        alarms=list(alarms),
+    )
+
+
+def retained_topics(
+    table: str,
+    state: RoundState | None,
+    last_result: str | None,
+    devices: Mapping[str, tuple[DeviceState, str]],
+    stats: Stats | None,
+) -> dict[str, str]:
+    """Every retained topic of a table but ``status`` (the link's own), keyed by
+    its relative topic, as it reads now."""
+    retained: dict[str, str] = {}
+    if state is not None:
+        retained[ROUND_STATE] = state.model_dump_json()
+    if last_result is not None:
+        retained[RESULT] = last_result
+    for device, (availability, since) in devices.items():
+        retained[device_topic(device)] = Availability(
+            table=table, at=since, state=availability
+        ).model_dump_json()
+    if stats is not None:
+        retained[STATS] = stats.model_dump_json()
+    return retained

@@ -1,0 +1,75 @@
+"""A table's statistics: baccarat's roads, roulette's hot and cold numbers.
+
+They fold in the settled rounds of the current shoe (the roads start again with
+each shoe) or the last spins, and change only when a round settles or a shoe
+begins. Working them out costs milliseconds that a card must not wait for, so
+each version of the settled rounds is a `StatsMoment` that works its statistics
+out once, when a channel first asks for them, never on the input's path.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cached_property
+
+from dealer_station.games.baccarat_roads import RoundMark, roads
+from dealer_station.games.engine import Output
+from dealer_station.games.roulette_stats import roulette_stats
+from dealer_station.payloads import Stats
+
+# Settled rounds kept for the statistics: a whole 8-deck baccarat shoe holds
+# about 80; roulette's hot and cold numbers look at the last 100 spins.
+STATS_ROUNDS = 500
+
+
+@dataclass(frozen=True, eq=False)
+class StatsMoment:
+    """The statistics of one version of a table's settled rounds."""
+
+    table: str
+    game: str
+    settled: tuple[Output, ...]
+    at: str
+
+    @cached_property
+    def stats(self) -> Stats | None:
+        if self.game == "baccarat":
+            data = roads([RoundMark.from_outcome(o) for o in self.settled]).to_json()
+        elif self.game == "roulette":
+            data = roulette_stats([o["number"] for o in self.settled]).to_json()
+        else:
+            return None
+        return Stats(table=self.table, at=self.at, game=self.game, stats=data)
+
+
+@dataclass
+class TableStats:
+    """What the statistics need, kept as the table's outputs pass."""
+
+    table: str
+    settled: list[Output] = field(default_factory=list)
+    # When the statistics last changed (a round settled, a new shoe).
+    at: str = ""
+    _moment: StatsMoment | None = field(default=None, repr=False)
+
+    def remember(self, outputs: list[Output], at: str) -> None:
+        for out in outputs:
+            if out["type"] in ("new_shoe", "shuffle"):
+                self.settled.clear()
+            elif out["type"] == "round_settled" and not out.get("voided"):
+                self.settled.append(out)
+                del self.settled[:-STATS_ROUNDS]
+            else:
+                continue
+            self.at = at
+            self._moment = None
+
+    def restore(self, settled: tuple[Output, ...], at: str) -> None:
+        """As a snapshot left them."""
+        self.settled, self.at, self._moment = list(settled), at, None
+
+    def moment(self, game: str) -> StatsMoment:
+        """The statistics as they stand: the same moment until they change."""
+        if self._moment is None or self._moment.game != game:
+            self._moment = StatsMoment(self.table, game, tuple(self.settled), self.at)
+        return self._moment

@@ -1,0 +1,123 @@
+"""A table change is built once: the input's records and round events, as the
+journal holds them, handed to every listener in the order of the ordering
+contract (dealer_station/table_change.py), and no channel reads them back from
+SQLite while the table plays."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from pathlib import Path
+
+import pytest
+from support.baccarat_actor import baccarat_actor
+from support.broker import Broker, Subscriber
+from support.station import StationThread, config_for
+
+from dealer_station.api.app import create_app
+from dealer_station.api.feed import TableFeed
+from dealer_station.table_change import TableChange
+from dealer_station.table_inputs import Command
+from drivers.shoe.simulator import FramedShoeSimulator
+from firmware_proto import Indicator
+
+
+def test_the_publisher_hears_a_change_first_whoever_subscribed_first(tmp_path: Path) -> None:
+    actor = baccarat_actor(tmp_path / "journal.sqlite3")
+    heard: list[tuple[str, TableChange]] = []
+    for stage in ("follow", "relay", "publish"):
+        actor.listeners.subscribe(stage, lambda change, s=stage: heard.append((s, change)))
+    actor.handle(Command("console", {"type": "round_open"}))
+    assert [stage for stage, _ in heard] == ["publish", "relay", "follow"]
+    assert len({id(change) for _, change in heard}) == 1  # one change, not three
+    with pytest.raises(ValueError, match="one publisher"):
+        actor.listeners.subscribe("publish", lambda change: None)
+
+
+def test_a_change_holds_what_the_journal_committed(tmp_path: Path) -> None:
+    actor = baccarat_actor(tmp_path / "journal.sqlite3")
+    changes: list[TableChange] = []
+    actor.listeners.subscribe("follow", changes.append)
+    actor.handle(Command("console", {"type": "round_open"}))
+    actor.handle(Command("api", {"type": "bet", "player": "p1", "spot": "banker", "amount": 10}))
+    actor.handle(Command("console", {"type": "bets_closed"}))
+    actor.handle(Command("shoe", {"type": "card", "card": "9H"}))
+    card = changes[-1]
+    records = list(actor.journal.records("bac", kind="event"))
+    assert [r.seq for r in card.records] == [records[-1].seq]
+    assert card.records[0].body == records[-1].body
+    assert card.records[0].body["card"] == "9H"
+    outbox = actor.journal.outbox("bac", card.messages[0].msg_seq - 1, 100)
+    assert [m.payload for m in card.messages] == [m.payload for m in outbox]
+    assert json.loads(card.messages[0].payload)["data"]["card"] == "9H"
+    # The change is the table after the input: its state says the next card is due.
+    assert card.state is actor.state and card.msg_seq == actor.msg_seq
+    assert card.round_state is not None and card.round_state.next["kind"] == "card"
+
+
+def _settled(st: StationThread) -> int:
+    result: int = st.call(lambda: len(st.actor("bac").stats.settled))
+    return result
+
+
+def test_cards_are_written_once_and_read_back_by_no_channel(broker: Broker, tmp_path: Path) -> None:
+    """Every statement the journal's connection runs while a self-driving table
+    plays three rounds from a real shoe, with the broker connected and a live
+    WebSocket client: inserts and the PUBACK cursor, never a SELECT. (On the
+    code before the table change, the publisher and the feed each read every
+    change's events back from the outbox.)"""
+    sub = Subscriber(broker.port, "dealer-station/test/bac/round/event")
+    stop = threading.Event()
+    statements: list[str] = []
+    with FramedShoeSimulator(decks=8, seed=5) as sim:
+
+        def deal() -> None:
+            while not stop.is_set():
+                if sim.indicator == Indicator.GREEN:
+                    sim.draw()
+                time.sleep(0.03)
+
+        dealer = threading.Thread(target=deal, daemon=True)
+        dealer.start()
+        config = config_for(
+            f'[[tables]]\nid = "bac"\ngame = "baccarat"\nshoe = {{ port = "{sim.port}" }}\n'
+            "timers = { betting_seconds = 0.2 }\n"
+            "self_driving = { pause_seconds = 0.05, think_seconds = 0.0 }\n",
+            tmp_path / "journal.sqlite3",
+            broker.port,
+        )
+        # A snapshot, taken a second after the record that makes it due and off
+        # any card's path, reads the journal: none falls due in this test.
+        config = config.model_copy(update={"snapshot_every": 100_000})
+        try:
+            with StationThread(config) as st:
+                assert st.station is not None
+                station = st.station
+                publisher = station.publishers["bac"]
+                st.wait_until(lambda: _settled(st) >= 1, timeout=60)
+                st.wait_until(
+                    lambda: st.call(lambda: publisher.connected and not publisher.backlog)
+                )
+                feed: TableFeed = st.call(lambda: create_app(station).state.context.feeds["bac"])
+                client = st.call(feed.subscribe)
+                # The journal's own connection (no public hook: this is a probe).
+                db = station.journal._db
+                st.call(lambda: db.set_trace_callback(statements.append))
+                before = _settled(st)
+                st.wait_until(lambda: _settled(st) >= before + 3, timeout=60)
+                st.call(lambda: db.set_trace_callback(None))
+                last = st.call(lambda: st.actor("bac").msg_seq)
+                frames = st.call(
+                    lambda: [client.queue.get_nowait() for _ in range(client.queue.qsize())]
+                )
+        finally:
+            stop.set()
+            dealer.join()
+    assert any("INSERT INTO journal" in s for s in statements)
+    assert [s for s in statements if s.lstrip().upper().startswith("SELECT")] == []
+    # And every event still reached the studio and the WebSocket client.
+    got = sub.wait_for(lambda ms: {json.loads(m.payload)["seq"] for m in ms} >= {last})
+    assert {json.loads(m.payload)["seq"] for m in got} >= set(range(1, last + 1))
+    relayed = [json.loads(f)["payload"]["seq"] for f in frames if '"round/event"' in f[:30]]
+    assert relayed and relayed == sorted(relayed) and relayed[-1] == last
