@@ -21,6 +21,11 @@ from dataclasses import dataclass
 # no finer than that, and a record should not pretend it is.
 CONFIDENCE_DIGITS = 3
 
+# A card's three numbers are 32 bits at most (PROTOCOL.md: boot id 4 bytes,
+# insertion and index 2): a longer run of digits names no card, and int() would
+# refuse a very long one rather than say so.
+_MOST_DIGITS = len(str(2**32 - 1))
+
 
 @dataclass(frozen=True)
 class CardIdentity:
@@ -69,7 +74,9 @@ def read_card_identity(journal_id: str) -> CardIdentity | None:
     framed shoe's card (a journal's hand-made or foreign ids): such a record
     can never match a card the shoe sends again."""
     parts = journal_id.split(":")
-    if len(parts) != 3 or not all(p.isascii() and p.isdigit() for p in parts):
+    if len(parts) != 3 or not all(
+        p.isascii() and p.isdigit() and len(p) <= _MOST_DIGITS for p in parts
+    ):
         return None
     boot, insertion, index = (int(p) for p in parts)
     return CardIdentity(boot, insertion, index)
