@@ -10,6 +10,7 @@ its journal on disk, and a second actor rebuilt from that journal.
 
 from __future__ import annotations
 
+import ast
 import asyncio
 import json
 import math
@@ -31,7 +32,8 @@ from dealer_station.payloads import Topics
 from dealer_station.table_inputs import Command
 
 TABLE = "rou"
-CLIP = Path(__file__).resolve().parents[1] / "fixtures" / "wheel" / "valid-190"
+ROOT = Path(__file__).resolve().parents[2]
+CLIP = ROOT / "tests" / "fixtures" / "wheel" / "valid-190"
 
 
 def _roulette(path: Path) -> TableActor:
@@ -164,3 +166,55 @@ def test_only_a_framed_shoes_three_numbers_read_back_as_a_card() -> None:
         "",
     ):
         assert read_card_identity(foreign) is None, foreign
+
+
+def _spellings(tree: ast.AST) -> list[str]:
+    """Where a module writes a body's ``id`` itself, joins three values or
+    splits a text at colons (a card's name), or spells a camera result's."""
+    found = []
+    for node in ast.walk(tree):
+        if (
+            isinstance(node, ast.Subscript)
+            and isinstance(node.ctx, ast.Store)
+            and isinstance(node.slice, ast.Constant)
+            and node.slice.value == "id"
+        ):
+            found.append(f"line {node.lineno}: [\"id\"] =")
+        elif (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr in ("split", "rsplit", "partition")
+            and any(isinstance(a, ast.Constant) and a.value == ":" for a in node.args)
+        ):
+            found.append(f"line {node.lineno}: .{node.func.attr}(\":\")")
+        elif (
+            isinstance(node, ast.JoinedStr)
+            and sum(isinstance(v, ast.FormattedValue) for v in node.values) >= 3
+            and all(v.value == ":" for v in node.values if isinstance(v, ast.Constant))
+        ):
+            found.append(f"line {node.lineno}: an f-string of values joined by colons")
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str) and (
+            "spin:" in node.value or "confidence:" in node.value
+        ):
+            found.append(f"line {node.lineno}: {node.value!r}")
+    return found
+
+
+def test_the_journals_names_for_inputs_are_spelled_in_one_module() -> None:
+    """"One fact in one place" for identities: input_identity.py writes a
+    device's name into the journal and reads a card's back; no other module of
+    the station, the drivers or vision builds or parses one. (The rules in
+    dealer_station/games never see an identity, the envelope is dropped before
+    them, and they split texts of their own: payout ratios such as "3:2".)"""
+    own = ROOT / "dealer_station" / "input_identity.py"
+    rules = ROOT / "dealer_station" / "games"
+    spelled = {
+        str(path.relative_to(ROOT)): found
+        for top in ("dealer_station", "drivers", "vision", "firmware_proto")
+        for path in sorted((ROOT / top).rglob("*.py"))
+        if path != own
+        and rules not in path.parents
+        and (found := _spellings(ast.parse(path.read_text(), str(path))))
+    }
+    assert spelled == {}
+    assert _spellings(ast.parse(own.read_text()))  # the rule sees the one that spells them
