@@ -40,7 +40,7 @@ class CardIdentity:
 @dataclass(frozen=True)
 class SpinReading:
     """The camera's result of one spin: which spin of the detector's count, and
-    how sure it is (0 to 1)."""
+    how sure the detector is (its score, 1 at most)."""
 
     spin: int
     confidence: float
