@@ -33,6 +33,7 @@ from dealer_station.games.events import (
     parse_event,
 )
 from dealer_station.games.rejection import Rejected
+from dealer_station.input_identity import InputIdentity, journal_keys
 from dealer_station.journal import Answer, Journal, OutMessage, Record
 from dealer_station.operator_advice import OFFLINE_ADVICE, REFUSAL_ADVICE, replay_refused
 from dealer_station.payloads import DeviceState, Topics
@@ -186,14 +187,14 @@ class TableActor:
         event: Event | dict[str, Any],
         by: str | None = None,
         why: str | None = None,
-        ref: str | None = None,
+        identity: InputIdentity | None = None,
         expect: Precondition | None = None,
         key: IdempotencyKey | None = None,
     ) -> Outcome:
         """Journal and apply one input; the outcome says accepted or why not."""
         loop = asyncio.get_running_loop()
         reply: asyncio.Future[Outcome] = loop.create_future()
-        self.submit(Command(source, event, by, why, reply, ref, expect, key))
+        self.submit(Command(source, event, by, why, reply, identity, expect, key))
         return await reply
 
     def handle(self, item: Command | DeviceChange | Alarm) -> Outcome | None:
@@ -292,8 +293,7 @@ class TableActor:
 
     def _command(self, item: Command, now: datetime) -> Outcome:
         raw = dict(item.event) if isinstance(item.event, dict) else event_to_json(item.event)
-        if item.ref is not None:
-            raw["id"] = item.ref
+        raw |= journal_keys(item.identity)
         stale = item.expect.stale(self.state) if item.expect is not None else None
         if stale is not None:
             return self._rejected(item, raw, Rejected("stale", stale), now)
@@ -323,9 +323,7 @@ class TableActor:
                     "card_unread", REFUSAL_ADVICE["card_unread"], "shoe-card", round_id, now
                 )
             )
-        body = event_to_json(event)
-        if item.ref is not None:
-            body["id"] = item.ref
+        body = event_to_json(event) | journal_keys(item.identity)
         outcome, answer = self._answered(item, new_state, Outcome(True, 0, outputs=tuple(public)))
         seq = self._journal(
             Record(

@@ -29,6 +29,7 @@ import time
 from dealer_station.actor import TableActor
 from dealer_station.config import CameraConfig
 from dealer_station.games.events import WheelResult
+from dealer_station.input_identity import SpinReading
 from dealer_station.table_inputs import Alarm, Command, DeviceChange
 from drivers.camera import CameraSource, CameraUnavailable, FrameSource, TimedFrame
 from vision.calibration import Calibration
@@ -169,7 +170,7 @@ class CameraBridge:
                     Command(
                         "camera",
                         WheelResult(obs.number),
-                        ref=f"spin:{obs.facts.spin}:confidence:{obs.confidence:.3f}",
+                        identity=SpinReading(obs.facts.spin, obs.confidence),
                     )
                 )
             elif isinstance(obs, NoResult):

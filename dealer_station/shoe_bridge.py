@@ -9,13 +9,14 @@ it again: the shoe forgets a card only when the journal holds it.
 
 The price of that order: a station that dies between journaling a card and
 acknowledging it sees the shoe send that card again after the restart. Each
-journaled card carries the shoe's name for it, ``<boot id>:<insertion>:<card
-index>`` (framed protocol, version 2), which no other card of any shoe, boot or
-insertion shares. A card is dropped as a duplicate only when a card under that
-whole name is journaled: the names of the table's last shoe events are read
-from the journal at the start (they hold everything a shoe can still resend: its
-queue is 64 messages) and each card journaled since is added. The Bee-Tek shoe
-never resends and names nothing, so none of its cards is ever dropped.
+card carries the shoe's identity for it, a `CardIdentity` (boot id, insertion,
+card index: framed protocol, version 2), which no other card of any shoe, boot or
+insertion shares, and is journaled with it. A card is dropped as a duplicate only
+when a card of that whole identity is journaled: the identities of the table's
+last shoe events are read from the journal at the start (they hold everything a
+shoe can still resend: its queue is 64 messages) and each card journaled since is
+added. The Bee-Tek shoe never resends and names nothing, so none of its cards is
+ever dropped.
 
 A noisy line refuses the same way thousands of times: the first refusal is
 journaled and alarmed at once, the repeats of the next `REFUSALS_WINDOW_S` are
@@ -39,6 +40,7 @@ from dealer_station.actor import TableActor
 from dealer_station.config import ShoeConfig
 from dealer_station.games.cards import CardError, parse_card
 from dealer_station.games.events import BurnCard, CardUnread, DealCard
+from dealer_station.input_identity import CardIdentity, read_card_identity
 from dealer_station.table_change import TableChange
 from dealer_station.table_inputs import Alarm, Command, DeviceChange, Outcome
 from drivers.shoe import (
@@ -74,7 +76,7 @@ JOURNAL_WAIT_S = 10.0
 # card fails on each resend of it, and the shoe's queue fills behind it.
 FAILURES_BEFORE_ALARM = 3
 
-# Card names remembered: four times the shoe's queue, so that every card a shoe
+# Card identities remembered: four times the shoe's queue, so that every card a shoe
 # can resend after a restart is among them.
 REMEMBERED_CARDS = 256
 
@@ -85,17 +87,19 @@ REFUSALS_WINDOW_S = 10.0
 LINE_REFUSALS = frozenset({"rejected_line", "malformed_message"})
 
 
-def to_input(event: ShoeEvent, ref: str | None = None) -> Command | DeviceChange | Alarm:
+def to_input(
+    event: ShoeEvent, identity: CardIdentity | None = None
+) -> Command | DeviceChange | Alarm:
     if isinstance(event, CardDrawn):
         try:
             card = parse_card(event.card)
         except CardError:
             # Journaled as refused (bad_card) with what the shoe really sent.
             kind = "burn" if event.burn else "card"
-            return Command("shoe", {"type": kind, "card": event.card}, ref=ref)
-        return Command("shoe", BurnCard(card) if event.burn else DealCard(card), ref=ref)
+            return Command("shoe", {"type": kind, "card": event.card}, identity=identity)
+        return Command("shoe", BurnCard(card) if event.burn else DealCard(card), identity=identity)
     if isinstance(event, ShoeCardUnread):
-        return Command("shoe", CardUnread(), ref=ref)
+        return Command("shoe", CardUnread(), identity=identity)
     if isinstance(event, ShoeOnline):
         detail = " ".join(p for p in (event.vendor, event.model, event.firmware_version) if p)
         return DeviceChange("shoe", True, detail or event.protocol)
@@ -107,11 +111,13 @@ def to_input(event: ShoeEvent, ref: str | None = None) -> Command | DeviceChange
     return Alarm(f"shoe_{event.code}", event.text, "shoe")
 
 
-def card_ref(boot_id: int | None, event: CardDrawn | ShoeCardUnread) -> str | None:
-    """The shoe's name for a card, or None when the shoe gives it none."""
+def card_identity(
+    boot_id: int | None, event: CardDrawn | ShoeCardUnread
+) -> CardIdentity | None:
+    """The shoe's identity for a card, or None when the shoe gives it none."""
     if boot_id is None or event.insertion is None or event.shoe_index is None:
         return None
-    return f"{boot_id}:{event.insertion}:{event.shoe_index}"
+    return CardIdentity(boot_id, event.insertion, event.shoe_index)
 
 
 def refusal_key(event: ShoeEvent) -> str | None:
@@ -125,22 +131,25 @@ def refusal_key(event: ShoeEvent) -> str | None:
 
 
 class CardNames:
-    """The names of the cards the journal holds, the newest `REMEMBERED_CARDS`."""
+    """The identities of the cards the journal holds, the newest
+    `REMEMBERED_CARDS`, from the journaled ids (newest first) they start with."""
 
     def __init__(self, journaled: list[str]) -> None:
-        self._order: deque[str] = deque(maxlen=REMEMBERED_CARDS)
-        self._names: set[str] = set()
-        for name in reversed(journaled[:REMEMBERED_CARDS]):
-            self.add(name)
+        self._order: deque[CardIdentity] = deque(maxlen=REMEMBERED_CARDS)
+        self._names: set[CardIdentity] = set()
+        for journal_id in reversed(journaled[:REMEMBERED_CARDS]):
+            card = read_card_identity(journal_id)
+            if card is not None:
+                self.add(card)
 
-    def __contains__(self, name: str) -> bool:
-        return name in self._names
+    def __contains__(self, card: CardIdentity) -> bool:
+        return card in self._names
 
-    def add(self, name: str) -> None:
+    def add(self, card: CardIdentity) -> None:
         if len(self._order) == self._order.maxlen:
             self._names.discard(self._order[0])
-        self._order.append(name)
-        self._names.add(name)
+        self._order.append(card)
+        self._names.add(card)
 
 
 @dataclass
@@ -172,7 +181,7 @@ class ShoeBridge:
                                                              REMEMBERED_CARDS))
 
         def post(event: ShoeEvent) -> None:
-            item, ref = self._input(event)
+            item, card = self._input(event)
             if item is None:
                 return
             if not isinstance(item, Command):
@@ -181,7 +190,7 @@ class ShoeBridge:
             reply: concurrent.futures.Future[Outcome] = concurrent.futures.Future()
             item.reply = reply
             # Named, not shown: a log line must not carry a face-down card's value.
-            what = f"{type(event).__name__} {ref or '(unnamed)'}"
+            what = f"{type(event).__name__} {card or '(unnamed)'}"
             try:
                 loop.call_soon_threadsafe(self._submit, item, None)
                 try:
@@ -193,8 +202,8 @@ class ShoeBridge:
             except RuntimeError:  # the loop closed, or the table failed on it (logged there)
                 self._not_journaled(what, "the table failed on it or is stopping")
             self.failures = 0
-            if ref is not None:
-                self.cards.add(ref)
+            if card is not None:
+                self.cards.add(card)
 
         options: dict[str, float | int] = {}
         if self.config.baudrate:
@@ -220,19 +229,21 @@ class ShoeBridge:
         raise EventRefused(f"table {self.actor.id}: {what} was not journaled ({why}, "
                            f"{self.failures} in a row); the shoe sends it again")
 
-    def _input(self, event: ShoeEvent) -> tuple[Command | DeviceChange | Alarm | None, str | None]:
-        """The table's input for ``event`` and the card's name, or None for a
-        card the journal already holds under that name. In the link's thread."""
+    def _input(
+        self, event: ShoeEvent
+    ) -> tuple[Command | DeviceChange | Alarm | None, CardIdentity | None]:
+        """The table's input for ``event`` and the card's identity, or None for
+        a card the journal already holds. In the link's thread."""
         if isinstance(event, ShoeOnline):
             self.boot_id = event.boot_id
         if not isinstance(event, CardDrawn | ShoeCardUnread):
             return to_input(event), None
-        ref = card_ref(self.boot_id, event)
-        if ref is not None and ref in self.cards:
+        card = card_identity(self.boot_id, event)
+        if card is not None and card in self.cards:
             self.duplicates_dropped += 1
-            log.warning("table %s: card %s is already journaled", self.actor.id, ref)
-            return None, ref
-        return to_input(event, ref), ref
+            log.warning("table %s: card %s is already journaled", self.actor.id, card)
+            return None, card
+        return to_input(event, card), card
 
     # -- on the loop ------------------------------------------------------------------
 

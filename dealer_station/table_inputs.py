@@ -11,6 +11,7 @@ from typing import Any, Literal
 
 from dealer_station.games.engine import Output
 from dealer_station.games.events import Event
+from dealer_station.input_identity import InputIdentity
 from dealer_station.journal import Answer
 from dealer_station.preconditions import IdempotencyKey, Precondition
 
@@ -28,9 +29,9 @@ class Command:
     # publisher first) have seen it. A device's thread waits on a concurrent
     # future, set without a turn of the loop.
     reply: asyncio.Future[Outcome] | concurrent.futures.Future[Outcome] | None = None
-    # The device's own name for this input (the shoe's "<boot>:<card index>"),
-    # journaled as the event's ``id``.
-    ref: str | None = None
+    # What the device says this input is (a framed shoe's card, the camera's
+    # reading), journaled with the event (input_identity.journal_keys).
+    identity: InputIdentity | None = None
     # The step the sender saw: checked in the same turn as the input is applied.
     expect: Precondition | None = None
     # The client's idempotency key: a retry gets the first answer, nothing more.

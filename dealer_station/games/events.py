@@ -196,7 +196,7 @@ EVENT_TYPES: Final[dict[str, type[Any]]] = {
 }
 
 # Keys the journal adds around an event (who sent it, when); replay ignores them.
-ENVELOPE_KEYS: Final = frozenset({"v", "type", "source", "at", "id", "by", "why"})
+ENVELOPE_KEYS: Final = frozenset({"v", "type", "source", "at", "id", "confidence", "by", "why"})
 
 
 def parse_amount(value: object, name: str = "amount") -> Decimal:
