@@ -9,6 +9,7 @@ Every rule is a parameter of ``BlackjackRules``; settlement lives in
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from decimal import Decimal
 from typing import Literal
@@ -145,6 +146,31 @@ class BlackjackRound:
             if b.number == number:
                 return b
         raise Rejected("no_such_box", f"box {number} has no bet in this round")
+
+
+def split_refusal(
+    rules: BlackjackRules,
+    cards: Sequence[Card],
+    hands_in_box: int,
+    *,
+    split_aces: bool,
+    doubled: bool = False,
+) -> str:
+    """Why a hand of ``cards`` in a box of ``hands_in_box`` hands may not
+    split, or ``""``. The one answer the engine and the strategy both ask, so
+    that basic strategy never values a split the table would refuse."""
+    if len(cards) != 2 or doubled:
+        return "split_only_on_first_two_cards"
+    a, b = cards
+    if card_value(a) != card_value(b):
+        return "split_not_a_pair"
+    if rules.split == "same_rank" and a.rank != b.rank:
+        return "split_not_allowed_same_rank_only"
+    if hands_in_box >= rules.max_hands:
+        return "split_limit_reached"
+    if split_aces and not rules.resplit_aces:
+        return "resplit_aces_not_allowed"
+    return ""
 
 
 def _hand_label(box: int, hand: int) -> str:
@@ -680,18 +706,9 @@ class BlackjackEngine:
                 return "double_only_on_first_two_cards"
             return ""
         if action == "split":
-            if len(hand.cards) != 2 or hand.doubled:
-                return "split_only_on_first_two_cards"
-            a, b = hand.cards
-            if card_value(a) != card_value(b):
-                return "split_not_a_pair"
-            if rules.split == "same_rank" and a.rank != b.rank:
-                return "split_not_allowed_same_rank_only"
-            if len(box.hands) >= rules.max_hands:
-                return "split_limit_reached"
-            if hand.split_aces and not rules.resplit_aces:
-                return "resplit_aces_not_allowed"
-            return ""
+            return split_refusal(
+                rules, hand.cards, len(box.hands), split_aces=hand.split_aces, doubled=hand.doubled
+            )
         if action == "surrender":
             if rules.surrender == "none":
                 return "surrender_not_offered"

@@ -37,6 +37,7 @@ from typing import Final, Literal, NamedTuple, Protocol
 
 import numpy as np
 
+from dealer_station.games.blackjack import split_refusal
 from dealer_station.games.blackjack_dealer import (
     ACE,
     BLACKJACK,
@@ -544,19 +545,11 @@ def decision_evs(
         raise ValueError("the shoe cannot hold these cards")
     solver.prefetch([(hand, spot)])
     evs = solver.action_evs(hand, spot, doubled)
-    if not doubled and _may_split(rules, cards, hands_in_box):
+    # A hand from a split has its pair's first card: split aces are a pair of aces.
+    split_aces = hands_in_box > 1 and cards[0].rank == "A"
+    if not split_refusal(rules, cards, hands_in_box, split_aces=split_aces, doubled=doubled):
         evs[SPLIT] = solver.split_value(rank_class(cards[0]), hands_in_box, first_hand)
     return {a: solver.as_seen(hand, spot, v) for a, v in evs.items()}
-
-
-def _may_split(rules: BlackjackRules, cards: Sequence[Card], hands_in_box: int) -> bool:
-    if len(cards) != 2 or rank_class(cards[0]) != rank_class(cards[1]):
-        return False
-    if rules.split == "same_rank" and cards[0].rank != cards[1].rank:
-        return False
-    if hands_in_box >= rules.max_hands:
-        return False
-    return not (hands_in_box > 1 and cards[0].rank == "A" and not rules.resplit_aces)
 
 
 def recommended_action(
