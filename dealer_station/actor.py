@@ -401,6 +401,9 @@ class TableActor:
 
     async def run(self) -> None:
         """Consume the queue forever; ``recover()`` first."""
+        rules = strategy_advice.blackjack_rules(self.state)
+        if rules is not None and strategy_advice.needs_strategy(rules):
+            strategy_advice.prepare(rules)
         self._arm_timer()
         self._notify()
         self._consider_snapshot()

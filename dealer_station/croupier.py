@@ -2,10 +2,10 @@
 
 It plays the croupier's and the players' part through the table's own input
 queue, as the console and the game server would: opens rounds, places the
-players' bets, decides by basic strategy, lets the timers close betting and
-insurance. It never deals: cards come from the shoe (the demo's simulator, the
-tests' simulator), and roulette results from the camera. The demo runs one per
-table; the crash tests use it to play many rounds.
+players' bets, decides by the variant's basic strategy, lets the timers close
+betting and insurance. It never deals: cards come from the shoe (the demo's
+simulator, the tests' simulator), and roulette results from the camera. The
+demo runs one per table; the crash tests use it to play many rounds.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ import asyncio
 import logging
 from collections.abc import Callable
 
+from dealer_station import strategy_advice
 from dealer_station.actor import TableActor
 from dealer_station.autoplay import Autoplay
 from dealer_station.games.events import CloseBets, Decision, OpenRound, PlaceBet, Shuffle
@@ -47,6 +48,13 @@ class SelfDrivingCroupier:
         actor.listeners.append(lambda _: self.changed.set())
 
     async def run(self) -> None:
+        rules = strategy_advice.blackjack_rules(self.actor.state)
+        if rules is not None:
+            # The players decide by the variant's basic strategy: wait for it
+            # off the loop rather than work it out at the first decision.
+            building = strategy_advice.prepare(rules)
+            while building.is_alive():
+                await asyncio.sleep(0.1)
         while True:
             await self.changed.wait()
             self.changed.clear()

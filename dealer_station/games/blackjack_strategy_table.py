@@ -13,19 +13,34 @@ doubled total surrenders rather than stands.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Final
 
-from dealer_station.games.blackjack_dealer import ACE, RANK_CLASSES, TEN, Composition, hand_value
+from dealer_station.games.blackjack_dealer import (
+    ACE,
+    RANK_CLASSES,
+    TEN,
+    Composition,
+    composition,
+    full_shoe,
+    hand_value,
+    rank_class,
+)
+from dealer_station.games.blackjack_rules import BlackjackRules
 from dealer_station.games.blackjack_strategy import (
+    DEALT,
     DOUBLE,
     HIT,
     SPLIT,
     STAND,
     SURRENDER,
     Spot,
+    decision_evs,
+    up_card_solvers,
 )
+from dealer_station.games.cards import Card
 
 # Up-cards in the order players read them: 2 to 10, then the ace.
 UP_ORDER: Final = (1, 2, 3, 4, 5, 6, 7, 8, 9, ACE)
@@ -97,6 +112,13 @@ class BasicStrategy:
                 return action_for(cell, evs)
         return action_for(self.code(total, soft, up), evs)
 
+    def play(self, cards: Sequence[Card], up: Card, legal: Iterable[str], doubled: bool) -> str:
+        """The action for ``cards`` against ``up`` among the legal ones
+        (``stand_all`` is never the table's choice)."""
+        allowed = dict.fromkeys((a for a in legal if a != "stand_all"), 0.0)
+        hand = composition([rank_class(c) for c in cards])
+        return self.choose(rank_class(up), hand, DEALT, doubled, allowed)
+
     def to_json(self) -> dict[str, object]:
         def rows(
             table: dict[int, dict[int, str]], label: Callable[[int], str]
@@ -147,13 +169,14 @@ class BasicStrategy:
         return lines
 
 
-def build(
+def tabulate(
+    rules: BlackjackRules,
     weighted: Iterable[tuple[int, Composition, float, dict[str, float]]],
-    surrender_after_double: bool,
 ) -> BasicStrategy:
     """The table from (up-card, dealt two-card hand, chance of it, value of
     each action) for every hand that is not a blackjack. Pairs count in their
     hard or soft row with the values of playing them unsplit."""
+    surrender_after_double = rules.surrender_after_double and rules.surrender == "any"
     sums: dict[tuple[str, int, int], dict[str, float]] = {}
 
     def add(kind: str, row: int, up: int, p: float, evs: dict[str, float]) -> None:
@@ -187,3 +210,82 @@ def build(
     return BasicStrategy(
         table("hard", HARD_ROWS), table("soft", SOFT_ROWS), table("pair", PAIR_ROWS), rescue
     )
+
+
+@lru_cache(maxsize=16)
+def build(rules: BlackjackRules) -> BasicStrategy:
+    """The variant's basic strategy, from a full shoe: the one table the
+    self-driving croupier plays, the decision timer plays and the warnings
+    measure against, and the one ``blackjack_odds.analyse`` reports (the same
+    solvers, fetched and walked in the same order, so the same cells).
+    Working it out takes seconds (every dealt hand against every up-card), so
+    it is kept per variant; its solvers are its own, so a thread may build it
+    while the table's own questions go to ``decision_evs``."""
+    solvers = up_card_solvers(rules, full_shoe(rules.decks))
+    return tabulate(
+        rules,
+        (
+            (up, hand, p, solver.dealt_evs(hand))
+            for up, solver in solvers.items()
+            for hand, p in solver.dealt()
+            if not hand[ACE] == hand[TEN] == 1
+        ),
+    )
+
+
+def basic_action(
+    rules: BlackjackRules, cards: Sequence[Card], up: Card, legal: Iterable[str], doubled: bool
+) -> str:
+    """What the variant's basic strategy plays with ``cards`` against ``up``."""
+    return build(rules).play(cards, up, legal, doubled)
+
+
+def ev_loss(
+    rules: BlackjackRules,
+    cards: Sequence[Card],
+    up: Card,
+    action: str,
+    *,
+    hands_in_box: int = 1,
+    first_hand: bool = True,
+    doubled: bool = False,
+) -> float:
+    """How much expected value ``action`` gives up against basic strategy's
+    action for this hand, per unit of the box's original bet, from the exact
+    values of ``decision_evs`` (0 for basic strategy's action; below 0 where
+    the cards make another action better than the table's). ``stand_all``
+    counts as standing this hand."""
+    evs = decision_evs(
+        rules, cards, up, hands_in_box=hands_in_box, first_hand=first_hand, doubled=doubled
+    )
+    chosen = STAND if action == "stand_all" else action
+    if chosen not in evs:
+        raise ValueError(f"{action!r} is not an action this hand has")
+    return evs[basic_action(rules, cards, up, evs, doubled)] - evs[chosen]
+
+
+def deviation_warning(
+    rules: BlackjackRules,
+    cards: Sequence[Card],
+    up: Card,
+    action: str,
+    threshold: float,
+    *,
+    hands_in_box: int = 1,
+    first_hand: bool = True,
+    doubled: bool = False,
+) -> str | None:
+    """The warning for a decision that gives up more than ``threshold`` (per
+    unit of the original bet) against basic strategy, or None."""
+    loss = ev_loss(
+        rules,
+        cards,
+        up,
+        action,
+        hands_in_box=hands_in_box,
+        first_hand=first_hand,
+        doubled=doubled,
+    )
+    if loss <= threshold:
+        return None
+    return f"deviates from basic strategy, EV -{loss:.2f}"

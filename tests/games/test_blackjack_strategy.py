@@ -9,12 +9,8 @@ import pytest
 
 from dealer_station.cli import main
 from dealer_station.games.blackjack_rules import load_variant
-from dealer_station.games.blackjack_strategy import (
-    decision_evs,
-    deviation_warning,
-    ev_loss,
-    recommended_action,
-)
+from dealer_station.games.blackjack_strategy import decision_evs
+from dealer_station.games.blackjack_strategy_table import basic_action, deviation_warning, ev_loss
 from dealer_station.games.cards import parse_card, parse_cards
 
 
@@ -28,8 +24,8 @@ def test_standing_on_hard_11_is_a_very_bad_decision() -> None:
     loss = ev_loss(rules, parse_cards("5C 6D"), parse_card("7H"), "stand")
     assert loss > 0.5
     assert (
-        recommended_action(
-            rules, parse_cards("5C 6D"), parse_card("7H"), ["hit", "stand", "double"]
+        basic_action(
+            rules, parse_cards("5C 6D"), parse_card("7H"), ["hit", "stand", "double"], False
         )
         == "double"
     )
@@ -49,11 +45,11 @@ def test_a_deviation_beyond_the_threshold_is_worded_for_the_journal() -> None:
     assert ev_loss(rules, hand, up, "stand_all") == loss
 
 
-def test_the_recommended_action_is_a_legal_one() -> None:
+def test_the_basic_strategy_action_is_a_legal_one() -> None:
     rules = load_variant("standard-blackjack")
     hand, up = parse_cards("5C 6D"), parse_card("7H")
-    assert recommended_action(rules, hand, up, ["hit", "stand", "double"]) == "double"
-    assert recommended_action(rules, hand, up, ["hit", "stand"]) == "hit"
+    assert basic_action(rules, hand, up, ["hit", "stand", "double"], False) == "double"
+    assert basic_action(rules, hand, up, ["hit", "stand"], False) == "hit"
 
 
 def test_actions_follow_the_variant() -> None:
@@ -98,9 +94,11 @@ def test_strategy_command(capsys: pytest.CaptureFixture[str]) -> None:
     assert main([*args, "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["best"] == "surrender"
+    assert out["basic_strategy"] == "surrender"
     assert out["evs"]["surrender"] == pytest.approx(-0.5)
     assert set(out["evs"]) == {"stand", "hit", "double", "surrender"}
     assert main(args) == 0
     text = capsys.readouterr().out
     assert text.splitlines()[0] == "TD 6S against AH (Diamond Blackjack): surrender"
+    assert text.splitlines()[-1] == "basic strategy: surrender"
     assert main(["strategy", "--hand", "TD XS", "--up", "AH"]) == 2

@@ -9,8 +9,16 @@ import asyncio
 import json
 from pathlib import Path
 
+import pytest
+from support.blackjack_table import Table
+
 from dealer_station.actor import Command, TableActor
+from dealer_station.autoplay import Autoplay
 from dealer_station.config import TableConfig, TimersConfig
+from dealer_station.games.blackjack_dealer import TEN
+from dealer_station.games.blackjack_rules import load_variant
+from dealer_station.games.blackjack_strategy_table import build
+from dealer_station.games.events import Decision
 from dealer_station.journal import Journal
 from dealer_station.payloads import Topics
 
@@ -91,3 +99,24 @@ def test_the_decision_timer_can_play_basic_strategy(tmp_path: Path) -> None:
         raise AssertionError("the decision timer never fired")
 
     assert asyncio.run(play()) == "double"
+
+
+@pytest.mark.parametrize(
+    ("variant", "action"),
+    # Hard 11 against a ten: Live Blackjack's dealer has peeked for blackjack,
+    # so doubling pays; Standard has no hole card, its blackjack would take
+    # the double too, so its table hits (a chart for one game plays both alike).
+    [("live-blackjack", "double"), ("standard-blackjack", "hit")],
+)
+def test_the_self_driving_croupier_plays_the_variants_own_basic_strategy(
+    variant: str, action: str
+) -> None:
+    t = Table(variant)
+    t.bet(1)
+    t.close()
+    t.deal("5S", "TD", "6C")
+    assert t.state.next_step().kind == "decision"
+    rules = load_variant(variant)
+    assert build(rules).hard[11][TEN] == ("Dh" if action == "double" else "H")
+    autoplay = Autoplay("blackjack", variant, deals_cards=False)
+    assert autoplay.next_event(t.state) == Decision(box=1, hand=0, action=action)
