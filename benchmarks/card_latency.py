@@ -55,7 +55,7 @@ from paho.mqtt.enums import CallbackAPIVersion
 
 from dealer_station.actor import Alarm, Command, DeviceChange, Outcome, TableActor
 from dealer_station.config import parse_config
-from dealer_station.journal import OutMessage, Record
+from dealer_station.journal import Answer, OutMessage, Record
 from dealer_station.shoe_bridge import ShoeBridge
 from dealer_station.station import Station
 from drivers.shoe import CardDrawn, ShoeEvent
@@ -298,9 +298,11 @@ def main() -> None:
             probe = StageProbe(station, station.actors["bac"])
         append = station.journal.append
 
-        def timed_append(record: Record, messages: list[OutMessage]) -> int:
+        def timed_append(
+            record: Record, messages: list[OutMessage], answer: Answer | None = None
+        ) -> int:
             started = time.perf_counter()
-            seq = append(record, messages)
+            seq = append(record, messages, answer)
             if record.source == "shoe" and record.kind == "event":
                 commits.append((time.perf_counter() - started) * 1000)
             return seq
@@ -313,8 +315,8 @@ def main() -> None:
         publisher = station.publishers["bac"]
         publisher.on_puback = acks.__setitem__
         if probe is not None:
-            publisher.client.loop_write = probe.watch_writes(  # type: ignore[method-assign]
-                publisher.client.loop_write
+            publisher.link.client.loop_write = probe.watch_writes(  # type: ignore[method-assign]
+                publisher.link.client.loop_write
             )
         while not parent.poll():
             await asyncio.sleep(0.1)

@@ -12,8 +12,9 @@ thread of its own and the detector waits for frames with a timeout; each time
 none came, the detector's health check runs, and a camera silent for
 ``offline_after_seconds`` goes offline until frames come again.
 
-A recorded wheel (the demo) plays its video each time the table waits for a
-spin, at the video's own pace, as if the croupier had just launched the ball.
+The frames come from the table's configured source (``CameraSource``), or
+from a source the station is handed instead (the demo's recorded wheel,
+``drivers/recorded_wheel.py``): the bridge reads both the same way.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ import time
 from dealer_station.actor import Alarm, Command, DeviceChange, TableActor
 from dealer_station.config import CameraConfig
 from dealer_station.games.events import WheelResult
-from drivers.camera import CameraSource, CameraUnavailable, TimedFrame
+from drivers.camera import CameraSource, CameraUnavailable, FrameSource, TimedFrame
 from vision.calibration import Calibration
 from vision.detector import WheelDetector
 from vision.observations import Alarm as CameraAlarm
@@ -59,9 +60,12 @@ RESPIN_ADVICE = {
 
 
 class CameraBridge:
-    def __init__(self, actor: TableActor, config: CameraConfig) -> None:
+    def __init__(
+        self, actor: TableActor, config: CameraConfig, source: FrameSource | None = None
+    ) -> None:
         self.actor = actor
         self.config = config
+        self.source = source
         self.params = dataclasses.replace(
             DetectorParams(), no_frame_seconds=config.offline_after_seconds
         )
@@ -69,14 +73,12 @@ class CameraBridge:
             Calibration.load(config.calibration) if config.calibration is not None else None
         )
         self.loop: asyncio.AbstractEventLoop | None = None
-        self.spin_due = threading.Event()
         self.stop_requested = threading.Event()
         self.thread: threading.Thread | None = None
         self.frames = 0
 
     def start(self) -> None:
         self.loop = asyncio.get_running_loop()
-        self.actor.listeners.append(self._follow_table)
         self.thread = threading.Thread(
             target=self._run, name=f"camera {self.actor.id}", daemon=True
         )
@@ -84,16 +86,8 @@ class CameraBridge:
 
     def close(self) -> None:
         self.stop_requested.set()
-        self.spin_due.set()
         if self.thread is not None:
             self.thread.join(timeout=5)
-
-    def _follow_table(self, actor: TableActor) -> None:
-        waits_for_spin = actor.state is not None and actor.state.next_step().kind == "wheel"
-        if waits_for_spin:
-            self.spin_due.set()
-        else:
-            self.spin_due.clear()
 
     # -- the camera's thread ------------------------------------------------------------
 
@@ -103,10 +97,7 @@ class CameraBridge:
 
     def _run(self) -> None:
         try:
-            if self.config.replay_on_spin:
-                self._replay_on_spin()
-            else:
-                self._watch()
+            self._watch()
         except CameraUnavailable as exc:
             self._post(DeviceChange("camera", False, str(exc)))
         except Exception:  # the camera must not take the station down with it
@@ -114,8 +105,10 @@ class CameraBridge:
             self._post(DeviceChange("camera", False, "camera thread failed"))
 
     def _watch(self) -> None:
-        name = self.config.source
-        source = CameraSource(int(name) if name.isdigit() else name)
+        source = self.source
+        if source is None:
+            name = self.config.source
+            source = CameraSource(int(name) if name.isdigit() else name)
         detector = WheelDetector(self.calibration, self.params)
         frames: queue.Queue[Handed] = queue.Queue(READ_AHEAD)
         threading.Thread(
@@ -138,7 +131,7 @@ class CameraBridge:
                 raise item
             if not online:
                 online = True
-                self._post(DeviceChange("camera", True, self.config.source))
+                self._post(DeviceChange("camera", True, source.name))
             self.frames += 1
             self._observe(detector.feed(item.image, item.time))
         source.stop()
@@ -146,9 +139,7 @@ class CameraBridge:
         ended = "the station stopped" if self.stop_requested.is_set() else "the video ended"
         self._post(DeviceChange("camera", False, ended))
 
-    def _read(
-        self, source: CameraSource, frames: queue.Queue[Handed]
-    ) -> None:
+    def _read(self, source: FrameSource, frames: queue.Queue[Handed]) -> None:
         """The capture's thread: it may block in a read for as long as the
         camera is silent, and is left behind (a daemon) if the station stops
         meanwhile."""
@@ -169,34 +160,6 @@ class CameraBridge:
                 continue
             return True
         return False
-
-    def _replay_on_spin(self) -> None:
-        """Play the recorded spin each time the table waits for one."""
-        self._post(DeviceChange("camera", True, f"recorded wheel {self.config.source}"))
-        offset = 0.0
-        while not self.stop_requested.is_set():
-            self.spin_due.wait()
-            if self.stop_requested.is_set():
-                return
-            detector = WheelDetector(self.calibration, self.params)
-            source = CameraSource(self.config.source)
-            started = time.monotonic()
-            t = offset
-            for frame in source.frames():
-                t = offset + frame.time
-                # At the video's own pace: the console shows a spin as long as a real one.
-                lag = frame.time - (time.monotonic() - started)
-                if lag > 0:
-                    time.sleep(lag)
-                self.frames += 1
-                self._observe(detector.feed(frame.image, t))
-            self._observe(detector.finish(t))
-            self.calibration = detector.calibration or self.calibration
-            offset = t + 1.0
-            # Wait for the table to take the result before the next spin can start.
-            deadline = time.monotonic() + 5
-            while self.spin_due.is_set() and time.monotonic() < deadline:
-                time.sleep(0.05)
 
     def _observe(self, observations: list[Observation]) -> None:
         for obs in observations:

@@ -26,25 +26,48 @@ class Strict(BaseModel):
 
 
 class TlsConfig(Strict):
-    ca_file: Path | None = None
-    cert_file: Path | None = None
-    key_file: Path | None = None
-    # Only for a test broker with a self-signed certificate.
-    insecure: bool = False
+    """TLS to the MQTT broker (docs/mqtt.md); a relative path is relative to the config file."""
+
+    ca_file: Path | None = Field(
+        None, description="The CA certificate (PEM file) the broker's is checked against."
+    )
+    cert_file: Path | None = Field(
+        None, description="The station's client certificate (PEM file), for a broker asking one."
+    )
+    key_file: Path | None = Field(
+        None, description="The private key (PEM file) of the client certificate."
+    )
+    insecure: bool = Field(
+        False,
+        description="Skip checking the broker's certificate: only for a test broker with a "
+        "self-signed certificate.",
+    )
 
 
 class MqttConfig(Strict):
-    host: str = "localhost"
-    port: int = Field(1883, ge=1, le=65535)
-    protocol: Literal["5", "3.1.1"] = "5"
-    # Topics are <prefix>/<studio>/<table>/...
-    prefix: str = "dealer-station"
-    username: str | None = None
-    password: str | None = None
-    # A file holding the password, so the config itself can be world-readable.
-    password_file: Path | None = None
-    tls: TlsConfig | None = None
-    keepalive: int = Field(15, ge=5, le=600)
+    """The MQTT broker the station publishes to (docs/mqtt.md)."""
+
+    host: str = Field("localhost", description="The broker's host name or IP address.")
+    port: int = Field(1883, ge=1, le=65535, description="The broker's TCP port.")
+    protocol: Literal["5", "3.1.1"] = Field(
+        "5", description='The MQTT protocol version: "5", or "3.1.1" for older brokers.'
+    )
+    prefix: str = Field(
+        "dealer-station",
+        description="The first level of every topic: topics are <prefix>/<studio>/<table>/...",
+    )
+    username: str | None = Field(None, description="The user name the station logs in with.")
+    password: str | None = Field(
+        None, description="The password the station logs in with (or give password_file)."
+    )
+    password_file: Path | None = Field(
+        None,
+        description="A file holding the password, so the config itself can be world-readable.",
+    )
+    tls: TlsConfig | None = Field(None, description="TLS to the broker; absent means plain TCP.")
+    keepalive: int = Field(
+        15, ge=5, le=600, description="The MQTT keep-alive interval, in seconds."
+    )
 
     @model_validator(mode="after")
     def _one_password(self) -> MqttConfig:
@@ -59,51 +82,94 @@ class MqttConfig(Strict):
 
 
 class ShoeConfig(Strict):
-    # A udev name (/dev/dealer-shoe) or any pyserial URL.
-    port: str
-    protocol: Literal["framed", "beetek"] = "framed"
-    baudrate: int | None = None
-    heartbeat_timeout: float = Field(5.0, gt=0)
+    """A table's card shoe on a serial port (docs/shoe.md)."""
+
+    port: str = Field(
+        description="The shoe's serial port: a udev name (/dev/dealer-shoe) or any pyserial URL."
+    )
+    protocol: Literal["framed", "beetek"] = Field(
+        "framed",
+        description='The shoe\'s serial protocol: "framed" (ours, firmware_proto/PROTOCOL.md) '
+        'or "beetek" (Bee-Tek ASCII lines).',
+    )
+    baudrate: int | None = Field(
+        None, description="The serial speed in baud; absent means the protocol's own."
+    )
+    heartbeat_timeout: float = Field(
+        5.0, gt=0, description="A shoe silent for this long is offline, in seconds."
+    )
 
 
 class CameraConfig(Strict):
-    # A device index ("0"), a video file, or a stream URL.
-    source: str
-    calibration: Path | None = None
-    # A recorded spin played each time the table waits for one (the demo's wheel).
-    replay_on_spin: bool = False
-    # A live camera that delivers no frame for this long is offline (an alarm:
-    # results need a pit boss) until frames come again. Longer than a USB
-    # camera's hiccup, short enough that no spin is judged on a dead picture.
-    offline_after_seconds: float = Field(3.0, gt=0)
+    """A roulette table's wheel camera (docs/wheel.md)."""
+
+    source: str = Field(
+        description='Where frames come from: a device index ("0"), a video file, or a stream URL.'
+    )
+    calibration: Path | None = Field(
+        None, description="The wheel's calibration file (JSON, docs/wheel.md)."
+    )
+    offline_after_seconds: float = Field(
+        3.0,
+        gt=0,
+        description="A live camera that delivers no frame for this long, in seconds, is offline "
+        "(an alarm: results need a pit boss) until frames come again; longer than a USB "
+        "camera's hiccup, short enough that no spin is judged on a dead picture.",
+    )
 
 
 class TimersConfig(Strict):
-    betting_seconds: float = Field(15.0, gt=0)
-    decision_seconds: float = Field(20.0, gt=0)
-    insurance_seconds: float = Field(10.0, gt=0)
+    """How long the players have for each step of a round."""
+
+    betting_seconds: float = Field(
+        15.0, gt=0, description="How long betting stays open each round, in seconds."
+    )
+    decision_seconds: float = Field(
+        20.0, gt=0, description="How long a player has for each decision, in seconds."
+    )
+    insurance_seconds: float = Field(
+        10.0, gt=0, description="How long the players have to take insurance, in seconds."
+    )
 
 
 class SelfDrivingConfig(Strict):
-    seed: int = 1
-    # Between rounds, and before each player decision: a pace a person can follow.
-    pause_seconds: float = Field(2.0, ge=0)
-    think_seconds: float = Field(0.8, ge=0)
+    """A robot that plays croupier and players, at a pace a person can follow."""
+
+    seed: int = Field(1, description="The seed of the robot's random choices.")
+    pause_seconds: float = Field(2.0, ge=0, description="The pause between rounds, in seconds.")
+    think_seconds: float = Field(
+        0.8, ge=0, description="The pause before each player decision, in seconds."
+    )
 
 
 class TableConfig(Strict):
-    id: Identifier
-    game: Literal["blackjack", "baccarat", "roulette"]
-    variant: str | None = None
-    shoe: ShoeConfig | None = None
-    camera: CameraConfig | None = None
-    timers: TimersConfig = TimersConfig()
-    # What a restart does with a round that was in play: resume it where it was,
-    # or void it with every stake returned (docs/recovery.md).
-    recovery: Literal["resume", "void"] = "void"
-    # A robot plays croupier and players (never the shoe or the wheel): the demo,
-    # and a burn-in of new hardware before it goes live.
-    self_driving: SelfDrivingConfig | None = None
+    """One table the station runs."""
+
+    id: Identifier = Field(
+        description="The table's id, in its MQTT topics and API paths: lower-case letters, "
+        "digits and hyphens."
+    )
+    game: Literal["blackjack", "baccarat", "roulette"] = Field(description="The game played.")
+    variant: str | None = Field(
+        None,
+        description="The rules: a shipped variant's name or the path of a .toml rule file; "
+        "absent means the game's default.",
+    )
+    shoe: ShoeConfig | None = Field(
+        None, description="The card shoe of a card game; absent means none is connected."
+    )
+    camera: CameraConfig | None = Field(None, description="The wheel camera (roulette).")
+    timers: TimersConfig = Field(TimersConfig(), description="The round's timers.")
+    recovery: Literal["resume", "void"] = Field(
+        "void",
+        description="What a restart does with a round that was in play: resume it where it "
+        "was, or void it with every stake returned (docs/recovery.md).",
+    )
+    self_driving: SelfDrivingConfig | None = Field(
+        None,
+        description="A robot plays croupier and players (never the shoe or the wheel): the "
+        "demo, and a burn-in of new hardware before it goes live.",
+    )
 
 
 # What the station publishes of a burnt card (docs/mqtt.md, dealer_station/visibility.py).
@@ -111,8 +177,13 @@ BurnCards = Literal["hidden", "shown"]
 
 
 class PublishConfig(Strict):
-    # "hidden": a burn goes out as "a card was burnt", its value kept in the journal.
-    burn_cards: BurnCards = "hidden"
+    """What the station publishes (docs/mqtt.md)."""
+
+    burn_cards: BurnCards = Field(
+        "hidden",
+        description='How a burnt card is published: "hidden" sends only "a card was burnt" '
+        'and keeps its value in the journal, "shown" sends its value.',
+    )
 
 
 class HttpConfig(Strict):
@@ -120,22 +191,51 @@ class HttpConfig(Strict):
     docs/api.md "Limits"). The defaults fit a station's few clients: a console and
     an overlay per table, a game server, a Prometheus."""
 
-    host: str = "127.0.0.1"
-    port: int = Field(8080, ge=0, le=65535)
-    # The largest request body (a bet list, a command): over it is 413, unread.
-    max_body_bytes: int = Field(64 * 1024, ge=1024, le=16 * 1024 * 1024)
-    # The largest WebSocket message a client may send (only its token, once).
-    max_ws_message_bytes: int = Field(16 * 1024, ge=1024, le=1024 * 1024)
-    # HTTP and WebSocket connections at once; systemd's LimitNOFILE is sized on it.
-    max_connections: int = Field(256, ge=8, le=4096)
-    # A request's headers must be in within this of connecting or of the last answer.
-    request_seconds: float = Field(10.0, gt=0, le=300)
-    # A request's body must be in within this of its headers.
-    body_seconds: float = Field(10.0, gt=0, le=300)
-    # An idle keep-alive connection is closed after this.
-    keep_alive_seconds: int = Field(5, ge=1, le=300)
-    # /metrics without a token, for a Prometheus on a trusted network.
-    metrics_open: bool = False
+    host: str = Field("127.0.0.1", description="The address the HTTP API listens on.")
+    port: int = Field(8080, ge=0, le=65535, description="The TCP port the HTTP API listens on.")
+    max_body_bytes: int = Field(
+        64 * 1024,
+        ge=1024,
+        le=16 * 1024 * 1024,
+        description="The largest request body (a bet list, a command), in bytes: over it is "
+        "413, unread.",
+    )
+    max_ws_message_bytes: int = Field(
+        16 * 1024,
+        ge=1024,
+        le=1024 * 1024,
+        description="The largest WebSocket message a client may send (only its token, once), "
+        "in bytes.",
+    )
+    max_connections: int = Field(
+        256,
+        ge=8,
+        le=4096,
+        description="The most HTTP and WebSocket connections at once; systemd's LimitNOFILE "
+        "is sized on it.",
+    )
+    request_seconds: float = Field(
+        10.0,
+        gt=0,
+        le=300,
+        description="A request's headers must be in within this of connecting or of the last "
+        "answer, in seconds.",
+    )
+    body_seconds: float = Field(
+        10.0,
+        gt=0,
+        le=300,
+        description="A request's body must be in within this of its headers, in seconds.",
+    )
+    keep_alive_seconds: int = Field(
+        5,
+        ge=1,
+        le=300,
+        description="An idle keep-alive connection is closed after this, in seconds.",
+    )
+    metrics_open: bool = Field(
+        False, description="Serve /metrics without a token, for a Prometheus on a trusted network."
+    )
 
 
 # -- auth (dealer_station/api/auth.py; docs/api.md) ------------------------------------------
@@ -147,24 +247,34 @@ PersonName = Annotated[str, Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9 ._'-]{0,63}$"
 class TokenConfig(Strict):
     """A bearer token: only its SHA-256 is kept (``dealer-station auth hash-token``)."""
 
-    name: PersonName
-    role: Role
-    sha256: str = Field(pattern=r"^[0-9a-f]{64}$")
+    name: PersonName = Field(description="The token's holder (console-table-1, say).")
+    role: Role = Field(description="What the token may do (docs/api.md).")
+    sha256: str = Field(
+        pattern=r"^[0-9a-f]{64}$",
+        description="The token's SHA-256, in hex (dealer-station auth hash-token).",
+    )
 
 
 class PitBossConfig(Strict):
-    """A pit boss and the scrypt hash of their PIN (``dealer-station auth hash-pin``):
-    ``scrypt$<n>$<r>$<p>$<salt hex>$<key hex>``."""
+    """A pit boss and the scrypt hash of their PIN (``dealer-station auth hash-pin``)."""
 
-    name: PersonName
+    name: PersonName = Field(
+        description="The pit boss's name, as the console lists it and the journal records it."
+    )
     pin_scrypt: str = Field(
-        pattern=r"^scrypt\$[0-9]+\$[0-9]+\$[0-9]+\$[0-9a-f]{32,}\$[0-9a-f]{64}$"
+        pattern=r"^scrypt\$[0-9]+\$[0-9]+\$[0-9]+\$[0-9a-f]{32,}\$[0-9a-f]{64}$",
+        description="The scrypt hash of the PIN, scrypt$<n>$<r>$<p>$<salt hex>$<key hex> "
+        "(dealer-station auth hash-pin).",
     )
 
 
 class AuthConfig(Strict):
-    tokens: list[TokenConfig] = []
-    pit_bosses: list[PitBossConfig] = []
+    """Who may use the HTTP API (docs/api.md)."""
+
+    tokens: list[TokenConfig] = Field([], description="The bearer tokens the API accepts.")
+    pit_bosses: list[PitBossConfig] = Field(
+        [], description="The pit bosses who may sign in at a console with their PIN."
+    )
 
     @model_validator(mode="after")
     def _unique(self) -> AuthConfig:
@@ -185,15 +295,28 @@ SNAPSHOT_EVERY = 1000
 
 
 class StationConfig(Strict):
-    studio: Identifier
-    station: Identifier
-    journal: Path = Path("/var/lib/dealer-station/journal.sqlite3")
-    snapshot_every: Annotated[int, Field(ge=1)] = SNAPSHOT_EVERY
-    mqtt: MqttConfig = MqttConfig()
-    http: HttpConfig = HttpConfig()
-    auth: AuthConfig = AuthConfig()
-    publish: PublishConfig = PublishConfig()
-    tables: list[TableConfig]
+    """One station: a studio's computer running one or more tables."""
+
+    studio: Identifier = Field(
+        description="The studio's id, in every MQTT topic: lower-case letters, digits and hyphens."
+    )
+    station: Identifier = Field(
+        description="This station's id: lower-case letters, digits and hyphens."
+    )
+    journal: Path = Field(
+        Path("/var/lib/dealer-station/journal.sqlite3"),
+        description="The journal's SQLite file (docs/journal.md); its directory must be writable.",
+    )
+    snapshot_every: Annotated[int, Field(ge=1)] = Field(
+        SNAPSHOT_EVERY,
+        description="A table's state is snapshot every this many journal records, the most a "
+        "start replays beyond it (docs/recovery.md).",
+    )
+    mqtt: MqttConfig = Field(MqttConfig(), description="The MQTT broker.")
+    http: HttpConfig = Field(HttpConfig(), description="The HTTP API and its limits.")
+    auth: AuthConfig = Field(AuthConfig(), description="The API's tokens and pit bosses.")
+    publish: PublishConfig = Field(PublishConfig(), description="What the station publishes.")
+    tables: list[TableConfig] = Field(description="The tables the station runs, at least one.")
 
     @field_validator("tables")
     @classmethod

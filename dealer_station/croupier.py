@@ -12,12 +12,11 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable
 
 from dealer_station import strategy_advice
 from dealer_station.actor import TableActor
 from dealer_station.autoplay import Autoplay
-from dealer_station.games.events import CloseBets, Decision, OpenRound, PlaceBet, Shuffle
+from dealer_station.games.events import CloseBets, Decision, PlaceBet
 
 log = logging.getLogger(__name__)
 
@@ -35,13 +34,11 @@ class SelfDrivingCroupier:
         pause_seconds: float = 2.0,
         think_seconds: float = 0.8,
         close_bets_early: bool = False,
-        on_shuffle: Callable[[], None] | None = None,
     ) -> None:
         self.actor = actor
         self.pause_seconds = pause_seconds
         self.think_seconds = think_seconds
         self.close_bets_early = close_bets_early
-        self.on_shuffle = on_shuffle
         config = actor.config
         self.autoplay = Autoplay(config.game, config.variant, seed, config.id, deals_cards=False)
         self.changed = asyncio.Event()
@@ -80,11 +77,6 @@ class SelfDrivingCroupier:
             return
         if isinstance(event, CloseBets) and not self.close_bets_early:
             return  # the betting window's timer closes it
-        reshuffles = isinstance(event, Shuffle) or (
-            isinstance(event, OpenRound) and state.setup.shuffle_every_round
-        )
-        if reshuffles and self.on_shuffle is not None:
-            self.on_shuffle()
         outcome = await self.actor.command("croupier", event)
         if not outcome.accepted and not isinstance(event, PlaceBet | Decision):
             log.warning(

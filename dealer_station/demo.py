@@ -6,25 +6,32 @@
   ``--blackjack-variant``), each fed by the shoe simulator on a real
   pseudo-terminal, opened through the real serial driver; the simulator draws a
   card whenever the shoe's indicator turns green, as a croupier would;
-- a roulette table whose camera is a recorded wheel video, played each time a
-  spin is due, through the real detector;
+- a roulette table whose camera is a recorded wheel (``drivers/recorded_wheel.py``):
+  a short clip the package carries (``demo_wheel/``), played each time the table
+  waits for a spin, through the real detector;
 - a self-driving croupier and players at each table (``self_driving``).
+
+What only the demo does (launching the recorded spin, refilling the simulated
+shoes when a table shuffles) it does from listeners of its own on the tables:
+the station's modules know nothing of it.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import importlib.resources
 import logging
 import secrets
 import shutil
 import socket
 import subprocess
 import tempfile
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from dealer_station.actor import TableActor
 from dealer_station.config import (
     AuthConfig,
     CameraConfig,
@@ -41,14 +48,16 @@ from dealer_station.config import (
 from dealer_station.credentials import hash_pin, hash_token, new_token
 from dealer_station.games.blackjack_rules import SHIPPED_VARIANTS, load_variant
 from dealer_station.station import Station
+from drivers.recorded_wheel import RecordedWheel
 from drivers.shoe.shuffled_shoe import shuffled_shoe
 from drivers.shoe.simulator import FramedShoeSimulator
 from firmware_proto import Indicator
 
 log = logging.getLogger(__name__)
 
-REPO = Path(__file__).resolve().parents[1]
-WHEEL_VIDEOS = REPO / "tests" / "fixtures" / "wheel"
+# A valid spin of the renderer's (seed 190: the ball rests on 5), 4.8 s at
+# 320x240, in Motion JPEG to stay small: docs/wheel.md says how it was made.
+WHEEL_CLIP = "demo_wheel/valid-190.avi"
 
 DEFAULT_BLACKJACK_VARIANT = "standard-blackjack"
 
@@ -111,11 +120,46 @@ async def demo_broker(workdir: Path, port: int, choice: str = "auto") -> AsyncIt
         await broker.shutdown()
 
 
-def wheel_video() -> Path:
-    videos = sorted(WHEEL_VIDEOS.glob("valid-*.mkv"))
-    if not videos:
-        raise FileNotFoundError(f"no recorded wheel video in {WHEEL_VIDEOS}")
-    return videos[0]
+@contextlib.contextmanager
+def wheel_clip() -> Iterator[Path]:
+    """The package's wheel clip as a file OpenCV can open, for as long as the
+    demo runs (an installed package may be a zip: then it is a temporary copy)."""
+    with importlib.resources.as_file(
+        importlib.resources.files("dealer_station").joinpath(WHEEL_CLIP)
+    ) as path:
+        yield path
+
+
+def launch_when_due(actor: TableActor, wheel: RecordedWheel) -> None:
+    """The croupier's hand at the wheel: the recorded spin plays each time the
+    table waits for one."""
+
+    def follow(actor: TableActor) -> None:
+        due = actor.state is not None and actor.state.next_step().kind == "wheel"
+        # On the loop's next turn: the camera's thread, woken, must not take the
+        # interpreter lock from the publisher about to send this change.
+        asyncio.get_running_loop().call_soon(wheel.spin_due, due)
+
+    actor.listeners.append(follow)
+
+
+def reshuffle_with_the_table(actor: TableActor, simulator: FramedShoeSimulator, decks: int) -> None:
+    """When the table's shoe is shuffled (or a new one begun), the simulated
+    shoe is too, as the croupier's hands would: its cards are the new shoe's."""
+    out = _cards_out(actor)
+
+    def follow(actor: TableActor) -> None:
+        nonlocal out
+        before, out = out, _cards_out(actor)
+        if out == 0 and before > 0:
+            simulator.cards_left = shuffled_shoe(decks, None)
+
+    actor.listeners.append(follow)
+
+
+def _cards_out(actor: TableActor) -> int:
+    shoe = actor.state.shoe if actor.state is not None else None
+    return 0 if shoe is None else shoe.dealt + shoe.burned
 
 
 @dataclass(frozen=True)
@@ -160,6 +204,7 @@ def demo_config(
     http_port: int,
     shoes: dict[str, str],
     credentials: DemoCredentials,
+    wheel: RecordedWheel,
     blackjack_variant: str = DEFAULT_BLACKJACK_VARIANT,
 ) -> StationConfig:
     timers = TimersConfig(betting_seconds=6, decision_seconds=6, insurance_seconds=4)
@@ -193,7 +238,8 @@ def demo_config(
             TableConfig(
                 id="roulette-1",
                 game="roulette",
-                camera=CameraConfig(source=str(wheel_video()), replay_on_spin=True),
+                # The station reads `wheel` instead (Station's `cameras`).
+                camera=CameraConfig(source=str(wheel.clip)),
                 timers=timers,
                 self_driving=SelfDrivingConfig(),
             ),
@@ -222,6 +268,7 @@ async def run_demo(
     with contextlib.ExitStack() as stack:
         if workdir is None:
             workdir = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="dealer-demo-")))
+        wheel = RecordedWheel(stack.enter_context(wheel_clip()))
         simulators = {
             tid: stack.enter_context(FramedShoeSimulator(decks=n, seed=seed + i))
             for i, (tid, n) in enumerate(decks.items())
@@ -234,16 +281,14 @@ async def run_demo(
                 http_port,
                 {tid: sim.port for tid, sim in simulators.items()},
                 credentials,
+                wheel,
                 blackjack_variant,
             )
-            station = Station(config)
+            station = Station(config, cameras={"roulette-1": wheel})
+            launch_when_due(station.actors["roulette-1"], wheel)
             dealers = []
             for tid, sim in simulators.items():
-
-                def reshuffle(sim: FramedShoeSimulator = sim, decks: int = decks[tid]) -> None:
-                    sim.cards_left = shuffled_shoe(decks, None)
-
-                station.on_shuffle[tid] = reshuffle
+                reshuffle_with_the_table(station.actors[tid], sim, decks[tid])
                 dealers.append(asyncio.create_task(deal_when_green(sim, decks[tid])))
             _print_where_to_look(config, broker, credentials)
             try:

@@ -14,7 +14,7 @@ import asyncio
 import contextlib
 import logging
 import signal
-from collections.abc import Callable
+from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from dealer_station import sdnotify
@@ -29,13 +29,19 @@ from dealer_station.shoe_bridge import ShoeBridge
 
 if TYPE_CHECKING:
     from dealer_station.camera_bridge import CameraBridge
+    from drivers.camera import FrameSource
 
 log = logging.getLogger(__name__)
 
 
 class Station:
-    def __init__(self, config: StationConfig) -> None:
+    def __init__(
+        self, config: StationConfig, cameras: Mapping[str, FrameSource] | None = None
+    ) -> None:
+        """``cameras``: frame sources that stand in for some tables' configured
+        camera source (the demo's recorded wheel), by table id."""
         self.config = config
+        self.camera_sources = dict(cameras or {})
         self.journal = Journal(config.journal)
         self.actors = {
             t.id: TableActor(
@@ -52,9 +58,6 @@ class Station:
         self.shoes: dict[str, ShoeBridge] = {}
         self.cameras: dict[str, CameraBridge] = {}
         self.stopped = asyncio.Event()
-        # What a self-driving table does when it shuffles: the demo reshuffles
-        # its simulated shoe too.
-        self.on_shuffle: dict[str, Callable[[], None]] = {}
 
     async def run(self) -> None:
         loop = asyncio.get_running_loop()
@@ -87,7 +90,7 @@ class Station:
                     # Imported here: OpenCV costs memory a card-only station need not pay.
                     from dealer_station.camera_bridge import CameraBridge
 
-                    camera = CameraBridge(actor, table_config.camera)
+                    camera = CameraBridge(actor, table_config.camera, self.camera_sources.get(tid))
                     camera.start()
                     self.cameras[tid] = camera
                 robot = table_config.self_driving
@@ -97,7 +100,6 @@ class Station:
                         seed=robot.seed,
                         pause_seconds=robot.pause_seconds,
                         think_seconds=robot.think_seconds,
-                        on_shuffle=self.on_shuffle.get(tid),
                     )
                     tasks.append(asyncio.create_task(croupier.run(), name=f"croupier {tid}"))
             tasks.append(asyncio.create_task(sdnotify.run_watchdog(), name="watchdog"))
@@ -126,8 +128,5 @@ class Station:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
         for publisher in self.publishers.values():
-            await publisher.stop()
-        await asyncio.sleep(0.05)  # acknowledgements already posted to the loop
-        for publisher in self.publishers.values():
-            publisher.closed = True
+            await publisher.close()
         self.journal.close()

@@ -11,8 +11,9 @@ from __future__ import annotations
 import os
 import stat
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass
+from typing import Protocol
 
 import cv2
 import numpy as np
@@ -30,6 +31,19 @@ class TimedFrame:
     index: int
     time: float
     image: Frame
+
+
+class FrameSource(Protocol):
+    """What the camera bridge reads: `CameraSource`, or the demo's `RecordedWheel`."""
+
+    # The name the camera's "online" event gives.
+    name: str
+    # A live source's frames carry the clock's time, and its silence is a fault.
+    live: bool
+
+    def frames(self) -> Iterator[TimedFrame]: ...
+
+    def stop(self) -> None: ...
 
 
 def _is_live(source: str | int) -> bool:
@@ -55,6 +69,7 @@ class CameraSource:
         sleep: Callable[[float], None] = time.sleep,
     ) -> None:
         self.source = source
+        self.name = str(source)
         self.live = _is_live(source)
         self.retry_seconds = retry_seconds
         self.clock, self.sleep = clock, sleep
@@ -72,7 +87,7 @@ class CameraSource:
             raise CameraUnavailable(f"cannot open {self.source!r}")
         return capture
 
-    def frames(self) -> Iterator[TimedFrame]:
+    def frames(self) -> Generator[TimedFrame, None, None]:
         """Yield frames until a file ends or `stop()` is called."""
         while not self._stopped:
             try:

@@ -61,6 +61,9 @@ class ShoeLink(ABC):
     def set_indicator(self, colour: Indicator) -> None:
         """Green: a card may be drawn; red: stop. Kept and re-sent after reconnection.
 
+        Returns without waiting on the port: the link's thread writes it, so an
+        event loop may call it. A colour asked for before `close()` is sent.
+
         Raises `UnsupportedCommand` if the shoe has no indicator (`supports_indicator`).
         """
         raise UnsupportedCommand(f"{type(self).__name__} has no indicator")

@@ -1,4 +1,10 @@
-"""A shoe on a serial port: pyserial, a reader thread, reconnection with backoff."""
+"""A shoe on a serial port: pyserial, a reader thread, reconnection with backoff.
+
+Only the link's thread writes to the port. A write may wait up to the port's
+write timeout (a stalled line, a full USB buffer), so `set_indicator`, which the
+station calls from its event loop, only leaves the colour in a slot; the thread
+hands the latest colour to the session on its next turn (within one tick).
+"""
 
 from __future__ import annotations
 
@@ -50,6 +56,10 @@ class SerialShoeLink(ShoeLink):
         self._serial: serial.SerialBase | None = None
         self._connections = 0
         self._port_failures = 0
+        # The latest colour asked for and not yet given to the session: only the
+        # last matters, a colour overtaken before the thread's turn is never sent.
+        self._indicator_due: Indicator | None = None
+        self._indicator_lock = threading.Lock()
 
     def start(self) -> None:
         if self._thread is not None:
@@ -68,9 +78,11 @@ class SerialShoeLink(ShoeLink):
         return self._session.supports_indicator
 
     def set_indicator(self, colour: Indicator) -> None:
-        with self._lock:
-            out = self._session.indicator(colour, time.monotonic())
-            self._write(out.tx)
+        """Returns at once: the link's thread writes it (see the module's docstring)."""
+        if not self._session.supports_indicator:
+            super().set_indicator(colour)  # raises UnsupportedCommand, in the caller
+        with self._indicator_lock:
+            self._indicator_due = colour
 
     def counters(self) -> dict[str, int]:
         with self._lock:
@@ -133,9 +145,21 @@ class SerialShoeLink(ShoeLink):
                 with self._lock:
                     out = self._session.received(data, now)
                 self._settle(out, now)
+            self._send_indicator(now)
             with self._lock:
                 out = self._session.tick(now)
             self._settle(out, now)
+        # A colour asked for just before close() (red, as the station stops) goes
+        # out before the port is let go.
+        self._send_indicator(time.monotonic())
+
+    def _send_indicator(self, now: float) -> None:
+        with self._indicator_lock:
+            colour, self._indicator_due = self._indicator_due, None
+        if colour is not None:
+            with self._lock:
+                out = self._session.indicator(colour, now)
+                self._write(out.tx)
 
     def _settle(self, out: SessionOutput, now: float) -> None:
         """Events first, acknowledgements after: the shoe may forget a card only

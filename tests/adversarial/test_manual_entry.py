@@ -28,6 +28,8 @@ from drivers.shoe.simulator import FramedShoeSimulator
 pytestmark = pytest.mark.adversarial
 
 WHEEL = Path(__file__).resolve().parents[1] / "fixtures" / "wheel" / "valid-190.mkv"
+# The camera table's recorded wheel: its spin plays each time the table waits for one.
+WHEELS = {"cam": WHEEL}
 WHY = {"why": "test: pit boss checked"}
 
 
@@ -50,7 +52,7 @@ def config(shoe: FramedShoeSimulator, broker: Broker, tmp_path: Path) -> Station
         {
             "id": "cam",
             "game": "roulette",
-            "camera": {"source": str(WHEEL), "replay_on_spin": True},
+            "camera": {"source": str(WHEEL)},
             "timers": SLOW,
         },
     ]
@@ -59,7 +61,7 @@ def config(shoe: FramedShoeSimulator, broker: Broker, tmp_path: Path) -> Station
 
 @pytest.fixture
 def rig(config: StationConfig) -> Iterator[Rig]:
-    with running(config) as station:
+    with running(config, WHEELS) as station:
         station.wait_until(
             lambda: station.get("/healthz").json()["tables"]["bac"]["shoe"] == "online"
         )
@@ -210,7 +212,7 @@ def test_one_tap_on_the_number_pad_while_the_camera_reads_the_wheel_commits_noth
 def test_an_impossible_card_holds_the_round_turns_the_light_red_and_survives_a_restart(
     config: StationConfig, shoe: FramedShoeSimulator
 ) -> None:
-    with running(config) as rig:
+    with running(config, WHEELS) as rig:
         rig.wait_until(lambda: rig.get("/healthz").json()["tables"]["bac"]["shoe"] == "online")
         # Eight decks: the shoe burns all eight aces of spades between rounds.
         stack(shoe, *["AS"] * 8)
@@ -245,7 +247,7 @@ def test_an_impossible_card_holds_the_round_turns_the_light_red_and_survives_a_r
         assert state(rig, "bac")["view"]["player"]["cards"] == []
         assert shoe.indicator == fp.Indicator.RED
 
-    with running(config) as rig:  # recovery = resume: the hold is in the journal
+    with running(config, WHEELS) as rig:  # recovery = resume: the hold is in the journal
         rig.wait_until(lambda: rig.get("/healthz").json()["tables"]["bac"]["shoe"] == "online")
         now = state(rig, "bac")
         assert (now["hold"], now["next"]["kind"]) == ("impossible_card", "pit_boss")

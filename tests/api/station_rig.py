@@ -11,7 +11,7 @@ import asyncio
 import socket
 import threading
 import uuid
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -23,7 +23,6 @@ from dealer_station.api.server import serve_http
 from dealer_station.config import StationConfig
 from dealer_station.credentials import hash_pin, hash_token
 from dealer_station.journal import Record
-from dealer_station.station import Station
 
 TOKENS = {
     "croupier": "test-croupier-token-0123456789",
@@ -84,8 +83,8 @@ class Rig(StationThread):
     """A `StationThread` that also serves HTTP on a socket of its own, which a
     test can take down and bring back while the station runs on."""
 
-    def __init__(self, config: StationConfig) -> None:
-        super().__init__(config)
+    def __init__(self, config: StationConfig, wheels: Mapping[str, Path] | None = None) -> None:
+        super().__init__(config, wheels)
         self.sock = self._bound(0)
         self.port = self.sock.getsockname()[1]
         self.url = f"http://127.0.0.1:{self.port}"
@@ -110,7 +109,7 @@ class Rig(StationThread):
             self.loop.close()
 
     async def _main(self) -> None:
-        self.station = Station(self.config)
+        self.station = self.new_station()
         running = asyncio.create_task(self.station.run())
         self.serving = asyncio.create_task(serve_http(self.station, self.sock))
         while len(self.station.publishers) < len(self.config.tables) and not running.done():
@@ -208,8 +207,8 @@ class Rig(StationThread):
 
 
 @contextmanager
-def running(config: StationConfig) -> Iterator[Rig]:
-    rig = Rig(config)
+def running(config: StationConfig, wheels: Mapping[str, Path] | None = None) -> Iterator[Rig]:
+    rig = Rig(config, wheels)
     rig.start()
     try:
         yield rig

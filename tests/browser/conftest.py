@@ -77,12 +77,12 @@ def station(
             {
                 "id": "cam",
                 "game": "roulette",
-                "camera": {"source": str(WHEEL_VIDEO), "replay_on_spin": True},
+                "camera": {"source": str(WHEEL_VIDEO)},
                 "timers": LONG,
             },
         ]
         config = station_config(tmp_path_factory.mktemp("station"), broker.port, tables)
-        with running(config) as rig:
+        with running(config, {"cam": WHEEL_VIDEO}) as rig:
             rig.wait_until(lambda: len(rig.get("/healthz").json()["tables"]["bac"]) == 2)
             yield rig
 

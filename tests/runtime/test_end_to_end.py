@@ -180,12 +180,12 @@ def test_roulette_spin_from_the_recorded_wheel(broker: Broker, tmp_path: Path) -
     sub = Subscriber(broker.port, "dealer-station/test/rl/#")
     config = config_for(
         f'[[tables]]\nid = "rl"\ngame = "roulette"\n'
-        f'camera = {{ source = "{video}", replay_on_spin = true }}\n'
+        f'camera = {{ source = "{video}" }}\n'
         "timers = { betting_seconds = 60 }\n",
         tmp_path / "journal.sqlite3",
         broker.port,
     )
-    with StationThread(config) as st:
+    with StationThread(config, wheels={"rl": video}) as st:
         assert st.command("rl", {"type": "round_open", "round": "r1"}).accepted
         bets = [
             {"type": "bet", "player": "ann", "spot": "straight", "numbers": [number],

@@ -5,35 +5,24 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from support.baccarat_actor import baccarat_actor, send_accepted
+
 from dealer_station.actor import Command, TableActor
 from dealer_station.config import TableConfig
 from dealer_station.journal import Journal
 from dealer_station.payloads import Topics
 
 
-def _actor(journal_path: Path, **table: object) -> TableActor:
-    config = TableConfig.model_validate({"id": "bac", "game": "baccarat", **table})
-    actor = TableActor(config, "test", Journal(journal_path), Topics("p", "test", "bac"))
-    actor.recover()
-    return actor
-
-
-def _send(actor: TableActor, source: str, *events: dict[str, object]) -> None:
-    for event in events:
-        outcome = actor.handle(Command(source, event))
-        assert outcome is not None and outcome.accepted, outcome
-
-
 def _round_in_play(path: Path, **table: object) -> TableActor:
-    actor = _actor(path, **table)
-    _send(
+    actor = baccarat_actor(path, **table)
+    send_accepted(
         actor,
         "api",
         {"type": "round_open", "round": "r1"},
         {"type": "bet", "player": "ann", "spot": "banker", "amount": "100"},
         {"type": "bets_closed"},
     )
-    _send(actor, "shoe", {"type": "card", "card": "2S"}, {"type": "card", "card": "KD"})
+    send_accepted(actor, "shoe", {"type": "card", "card": "2S"}, {"type": "card", "card": "KD"})
     assert actor.handle(Command("shoe", {"type": "card", "card": "ZZ"})).accepted is False
     return actor
 
@@ -43,11 +32,11 @@ def test_resume_continues_the_round_where_it_was(tmp_path: Path) -> None:
     seq_before = before.msg_seq
     before.journal.close()
 
-    after = _actor(tmp_path / "j.sqlite3", recovery="resume")
+    after = baccarat_actor(tmp_path / "j.sqlite3", recovery="resume")
     assert after.last_result is None  # nothing settled yet: no retained result to restore
     assert after.state is not None and after.state.next_step().to == "player"
     assert after.msg_seq == seq_before  # nothing new was journaled or published
-    _send(after, "shoe", *({"type": "card", "card": c} for c in ("3H", "6C", "7D", "2C")))
+    send_accepted(after, "shoe", *({"type": "card", "card": c} for c in ("3H", "6C", "7D", "2C")))
     settled = [o for o in after.settled if o["round"] == "r1"]
     assert settled[0]["winner"] == "banker"
     assert settled[0]["payouts"][0]["returns"] == "195"
@@ -55,7 +44,7 @@ def test_resume_continues_the_round_where_it_was(tmp_path: Path) -> None:
 
 def test_void_returns_every_stake_and_says_why(tmp_path: Path) -> None:
     _round_in_play(tmp_path / "j.sqlite3").journal.close()
-    after = _actor(tmp_path / "j.sqlite3")  # recovery = "void" is the default
+    after = baccarat_actor(tmp_path / "j.sqlite3")  # recovery = "void" is the default
     assert after.state is not None and after.state.round_over
     records = list(after.journal.records("bac"))
     void = records[-1]
@@ -65,7 +54,7 @@ def test_void_returns_every_stake_and_says_why(tmp_path: Path) -> None:
     assert '"voided":true' in payload and '"returns":"100"' in payload
     after.journal.close()
     # The retained `result` topic reads the same after yet another restart.
-    again = _actor(tmp_path / "j.sqlite3")
+    again = baccarat_actor(tmp_path / "j.sqlite3")
     assert again.last_result == payload
 
 
@@ -93,7 +82,7 @@ def test_a_new_variant_in_the_config_takes_effect_between_rounds(tmp_path: Path)
 
 def test_the_retained_result_is_the_last_settlement_by_type_not_by_text(tmp_path: Path) -> None:
     actor = _round_in_play(tmp_path / "j.sqlite3")
-    _send(actor, "shoe", *({"type": "card", "card": c} for c in ("3H", "6C", "7D", "2C")))
+    send_accepted(actor, "shoe", *({"type": "card", "card": c} for c in ("3H", "6C", "7D", "2C")))
     settlement = actor.last_result
     assert settlement is not None and '"type":"round_settled"' in settlement
     # A forged input whose body reads like a settlement: refused, and its
@@ -103,5 +92,5 @@ def test_the_retained_result_is_the_last_settlement_by_type_not_by_text(tmp_path
     rejected = actor.journal.outbox("bac", 0, 1000)[-1].payload
     assert '"type":"rejected"' in rejected and '"type":"round_settled"' in rejected
     actor.journal.close()
-    after = _actor(tmp_path / "j.sqlite3")
+    after = baccarat_actor(tmp_path / "j.sqlite3")
     assert after.last_result == settlement

@@ -8,25 +8,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from support.baccarat_actor import baccarat_actor, send_accepted
 
-from dealer_station.actor import Command, TableActor
-from dealer_station.config import TableConfig
+from dealer_station.actor import TableActor
 from dealer_station.games import table as table_fold
 from dealer_station.journal import REFUSED_ON_REPLAY, Journal, Record
-from dealer_station.payloads import Topics
-
-
-def _actor(path: Path, recovery: str = "resume") -> TableActor:
-    config = TableConfig.model_validate({"id": "bac", "game": "baccarat", "recovery": recovery})
-    actor = TableActor(config, "test", Journal(path), Topics("p", "test", "bac"))
-    actor.recover()
-    return actor
-
-
-def _send(actor: TableActor, source: str, *events: dict[str, object]) -> None:
-    for event in events:
-        outcome = actor.handle(Command(source, event))
-        assert outcome is not None and outcome.accepted, outcome
 
 
 def _accepted(journal: Journal, source: str, body: dict[str, object]) -> int:
@@ -38,15 +24,15 @@ def _accepted(journal: Journal, source: str, body: dict[str, object]) -> int:
 
 
 def _round_in_play(path: Path) -> TableActor:
-    actor = _actor(path)
-    _send(
+    actor = baccarat_actor(path, recovery="resume")
+    send_accepted(
         actor,
         "api",
         {"type": "round_open", "round": "r1"},
         {"type": "bet", "player": "ann", "spot": "banker", "amount": "100"},
         {"type": "bets_closed"},
     )
-    _send(actor, "shoe", {"type": "card", "card": "2S"}, {"type": "card", "card": "KD"})
+    send_accepted(actor, "shoe", {"type": "card", "card": "2S"}, {"type": "card", "card": "KD"})
     return actor
 
 
@@ -68,7 +54,8 @@ def test_a_record_the_rules_refuse_is_set_aside_once_and_the_start_completes(
     ]
     actor.journal.close()
 
-    first = _actor(path)  # on main: Rejected: misdeal, and never a start again
+    # Before this rule: Rejected: misdeal, and never a start again.
+    first = baccarat_actor(path, recovery="resume")
     assert first.state is not None and first.state.round_over
     set_aside = [r for r in first.journal.records("bac") if r.kind == REFUSED_ON_REPLAY]
     assert [(r.body["refers_to"], r.status, r.reason) for r in set_aside] == [
@@ -85,13 +72,13 @@ def test_a_record_the_rules_refuse_is_set_aside_once_and_the_start_completes(
     picture, last_seq, last_msg = _picture(first), first.journal.last_seq("bac"), first.msg_seq
     first.journal.close()
 
-    second = _actor(path)
+    second = baccarat_actor(path, recovery="resume")
     assert second.journal.last_seq("bac") == last_seq  # nothing journaled again
     assert second.msg_seq == last_msg
     assert _picture(second) == picture
     assert not [a for a in second.alarms if a["code"] == "replay_refused"]
     # And it plays on: a new round takes bets.
-    _send(second, "api", {"type": "round_open", "round": "r2"})
+    send_accepted(second, "api", {"type": "round_open", "round": "r2"})
     second.journal.close()
 
 
@@ -101,12 +88,12 @@ def test_the_snapshot_agrees_with_the_set_aside_records(tmp_path: Path) -> None:
     _accepted(actor.journal, "station", {"type": "void", "reason": "second station"})
     _accepted(actor.journal, "shoe", {"type": "card", "card": "9C"})
     actor.journal.close()
-    first = _actor(path)
+    first = baccarat_actor(path, recovery="resume")
     first.save_snapshot()
-    _send(first, "api", {"type": "round_open", "round": "r2"})
+    send_accepted(first, "api", {"type": "round_open", "round": "r2"})
     picture = _picture(first)
     first.journal.close()
-    from_snapshot = _actor(path)
+    from_snapshot = baccarat_actor(path, recovery="resume")
     assert from_snapshot.recovered_from > 0
     assert _picture(from_snapshot) == picture
     from_snapshot.journal.close()
@@ -114,7 +101,7 @@ def test_the_snapshot_agrees_with_the_set_aside_records(tmp_path: Path) -> None:
     journal = Journal(path)
     journal.save_snapshot("bac", 0, "other code", b"")
     journal.close()
-    full = _actor(path)
+    full = baccarat_actor(path, recovery="resume")
     assert full.recovered_from == 0 and _picture(full) == picture
     full.journal.close()
 
@@ -136,7 +123,7 @@ def test_a_record_that_breaks_the_replay_is_logged_and_the_start_goes_on(
         return real_apply(state, event)  # type: ignore[arg-type]
 
     monkeypatch.setattr(table_fold, "apply", faulty)
-    after = _actor(path)
+    after = baccarat_actor(path, recovery="resume")
     assert f"record {seq} could not be replayed" in caplog.text
     (alarm,) = [a for a in after.alarms if a["code"] == "replay_refused"]
     assert f"record {seq} (card from shoe): replay_error" in alarm["message"]
@@ -144,7 +131,7 @@ def test_a_record_that_breaks_the_replay_is_logged_and_the_start_goes_on(
     assert not [r for r in after.journal.records("bac") if r.kind == REFUSED_ON_REPLAY]
     after.journal.close()
     monkeypatch.setattr(table_fold, "apply", real_apply)
-    fixed = _actor(path)
+    fixed = baccarat_actor(path, recovery="resume")
     assert fixed.state is not None and len(fixed.state.round.banker) == 1
     fixed.journal.close()
 
@@ -154,7 +141,7 @@ def test_a_record_that_is_no_event_at_all_is_set_aside_too(tmp_path: Path) -> No
     actor = _round_in_play(path)
     seq = _accepted(actor.journal, "api", ["not", "an", "event"])  # type: ignore[arg-type]
     actor.journal.close()
-    after = _actor(path)
+    after = baccarat_actor(path, recovery="resume")
     (alarm,) = [a for a in after.alarms if a["code"] == "replay_refused"]
     assert f"record {seq} (? from api): bad_event" in alarm["message"]
     assert after.state is not None and after.state.next_step().kind == "card"

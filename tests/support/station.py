@@ -6,14 +6,16 @@ from __future__ import annotations
 import asyncio
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from types import TracebackType
 from typing import Any, Self
 
 from dealer_station.actor import Outcome, TableActor
 from dealer_station.config import StationConfig, parse_config
+from dealer_station.demo import launch_when_due
 from dealer_station.station import Station
+from drivers.recorded_wheel import RecordedWheel
 
 
 def config_for(text: str, journal: Path, broker_port: int) -> StationConfig:
@@ -25,8 +27,9 @@ def config_for(text: str, journal: Path, broker_port: int) -> StationConfig:
 
 
 class StationThread:
-    def __init__(self, config: StationConfig) -> None:
+    def __init__(self, config: StationConfig, wheels: Mapping[str, Path] | None = None) -> None:
         self.config = config
+        self.wheels = dict(wheels or {})
         self.loop = asyncio.new_event_loop()
         self.station: Station | None = None
         self.error: BaseException | None = None
@@ -35,12 +38,21 @@ class StationThread:
     def _run(self) -> None:
         asyncio.set_event_loop(self.loop)
         try:
-            self.station = Station(self.config)
+            self.station = self.new_station()
             self.loop.run_until_complete(self.station.run())
         except BaseException as exc:  # the test should see why the station died
             self.error = exc
         finally:
             self.loop.close()
+
+    def new_station(self) -> Station:
+        """The station, with the demo's recorded wheel for each table in
+        ``wheels``: its clip plays each time the table waits for a spin."""
+        cameras = {table: RecordedWheel(clip) for table, clip in self.wheels.items()}
+        station = Station(self.config, cameras=cameras)
+        for table, wheel in cameras.items():
+            launch_when_due(station.actors[table], wheel)
+        return station
 
     def __enter__(self) -> Self:
         self.thread.start()

@@ -1,0 +1,294 @@
+"""One paho MQTT client driven by the station's asyncio loop.
+
+The client runs on the event loop, not in a paho thread: its socket is watched
+by the loop (paho's external-loop callbacks), so a message is written to the
+socket the moment it is published and flushed, and its PUBACK is handled as soon
+as it arrives. A paho thread would have to wait for the interpreter lock while
+the loop finishes the rest of a table change (retained state, the console),
+which cost a card several milliseconds. Only the blocking part of a connect
+(TCP, TLS handshake) runs in a worker thread.
+
+`MqttLink` knows nothing of tables or outboxes: it connects and reconnects with
+back-off, keeps the connection alive, publishes at QoS 1 and says so through
+three callbacks, all called on the loop: ``on_connected``, ``on_disconnected``
+and ``on_puback`` (the message id and the ``time.perf_counter()`` of its PUBACK).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import ssl
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+import paho.mqtt.client as mqtt
+from paho.mqtt.enums import CallbackAPIVersion
+from paho.mqtt.properties import Properties
+from paho.mqtt.reasoncodes import ReasonCode
+
+from dealer_station.config import MqttConfig
+
+log = logging.getLogger(__name__)
+
+# Reconnect back-off, as paho's own loop does it: doubling from the first to the last.
+RECONNECT_DELAY_S = (1.0, 15.0)
+# How often keep-alive pings and their timeouts are looked after.
+MISC_INTERVAL_S = 1.0
+
+
+def _ignore(*args: object) -> None:
+    """A callback nobody asked for."""
+
+
+class MqttLink:
+    def __init__(
+        self,
+        config: MqttConfig,
+        client_id: str,
+        *,
+        name: str,
+        will: tuple[str, str],
+        max_inflight: int,
+    ) -> None:
+        """``will`` is the (topic, payload) the broker publishes retained if the
+        link dies without a goodbye; ``name`` is what the log calls the link."""
+        self.config = config
+        self.name = name
+        self.connected = False
+        self.on_connected: Callable[[], None] = _ignore
+        self.on_disconnected: Callable[[str], None] = _ignore
+        self.on_puback: Callable[[int, float], None] = _ignore
+        protocol = mqtt.MQTTv5 if config.protocol == "5" else mqtt.MQTTv311
+        self.client = mqtt.Client(
+            CallbackAPIVersion.VERSION2, client_id=client_id, protocol=protocol
+        )
+        self.client.max_inflight_messages_set(max_inflight)
+        if config.username is not None:
+            self.client.username_pw_set(config.username, config.resolved_password())
+        if config.tls is not None:
+            self.client.tls_set(
+                ca_certs=str(config.tls.ca_file) if config.tls.ca_file else None,
+                certfile=str(config.tls.cert_file) if config.tls.cert_file else None,
+                keyfile=str(config.tls.key_file) if config.tls.key_file else None,
+                cert_reqs=ssl.CERT_NONE if config.tls.insecure else ssl.CERT_REQUIRED,
+            )
+            self.client.tls_insecure_set(config.tls.insecure)
+        self.client.will_set(will[0], will[1], qos=1, retain=True)
+        self.client.on_connect = self._on_connect
+        self.client.on_disconnect = self._on_disconnect
+        self.client.on_publish = self._on_publish
+        self.client.on_socket_open = self._on_socket_open
+        self.client.on_socket_close = self._on_socket_close
+        self.client.on_socket_register_write = self._on_socket_register_write
+        self.client.on_socket_unregister_write = self._on_socket_unregister_write
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.stopping = False
+        self._loop_thread = 0
+        self._fd: int | None = None
+        self._flush_due = False
+        self._writer = False
+        self._task: asyncio.Task[None] | None = None
+        self._delay = RECONNECT_DELAY_S[0]
+        self._connecting = False
+        self._hold_off_until = 0.0
+        self._goodbye_mid: int | None = None
+        self._goodbye_acked = False
+
+    # -- lifecycle --------------------------------------------------------------------------
+
+    def start(self) -> None:
+        """Connect in the background (on the running loop) and stay connected."""
+        self.loop = asyncio.get_running_loop()
+        self._loop_thread = threading.get_ident()
+        self.client.connect_async(self.config.host, self.config.port, self.config.keepalive)
+        self._task = asyncio.create_task(self._keep_linked(), name=f"mqtt {self.name}")
+
+    async def close(self, goodbye: tuple[str, str] | None = None) -> None:
+        """A clean goodbye: ``goodbye`` (topic, payload) retained and its PUBACK
+        awaited (2 s at most) if connected, then disconnect. No callback is
+        called once this returns."""
+        self.stopping = True
+        if goodbye is not None and self.connected:
+            self._goodbye_mid = self.publish(*goodbye, retain=True)
+            self.flush()
+            if self._goodbye_mid is not None:
+                await self._until(lambda: self._goodbye_acked, 2.0)
+        self.client.disconnect()
+        self.flush()
+        await self._until(lambda: self.client.socket() is None, 1.0)
+        if self._task is not None:
+            # A connect in progress is a worker thread: let it finish (paho's
+            # connect timeout bounds it) rather than leave it to touch a closed loop.
+            if not self._connecting:
+                self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+        if self.client.socket() is not None:
+            self.client.disconnect()
+            self.flush()
+        self._unwatch()
+        self.on_connected = _ignore
+        self.on_disconnected = _ignore
+        self.on_puback = _ignore
+
+    @staticmethod
+    async def _until(done: Callable[[], bool], timeout: float) -> None:
+        deadline = time.monotonic() + timeout
+        while not done() and time.monotonic() < deadline:
+            await asyncio.sleep(0.01)
+
+    # -- publishing ---------------------------------------------------------------------------
+
+    def publish(self, topic: str, payload: str | bytes, *, retain: bool = False) -> int | None:
+        """Queue ``payload`` at QoS 1; its message id, or None if there is no
+        connection to queue it on. It reaches the socket on the loop's next
+        turn, or at `flush()`."""
+        info = self.client.publish(topic, payload, qos=1, retain=retain)
+        return info.mid if info.rc == mqtt.MQTT_ERR_SUCCESS else None
+
+    def flush(self) -> None:
+        """Write what is queued now, rather than on the loop's next turn."""
+        if self.client.want_write():
+            self.client.loop_write()
+
+    # -- the connection, kept by the loop ---------------------------------------------------
+
+    async def _keep_linked(self) -> None:
+        """Connect, reconnect with back-off, and drive keep-alive, until stopped."""
+        while not self.stopping:
+            if self.client.socket() is None:
+                # After a refusal (bad credentials, ...), back off as after no answer.
+                await asyncio.sleep(max(0.0, self._hold_off_until - time.monotonic()))
+                self._connecting = True
+                try:
+                    await asyncio.to_thread(self.client.reconnect)
+                except Exception as err:  # whatever the connect raised, try again later
+                    log.debug("%s: no broker yet: %s", self.name, err)
+                    self._connecting = False
+                    await asyncio.sleep(self._delay)
+                    self._delay = min(self._delay * 2, RECONNECT_DELAY_S[1])
+                    continue
+                self._connecting = False
+            self.client.loop_misc()
+            await asyncio.sleep(MISC_INTERVAL_S)
+
+    def _on_loop(self, callback: Callable[..., None], *args: Any) -> None:
+        """Run now if on the loop, else hand to it: a connect's socket callbacks
+        come from the worker thread."""
+        assert self.loop is not None
+        if threading.get_ident() == self._loop_thread:
+            callback(*args)
+        else:
+            self.loop.call_soon_threadsafe(callback, *args)
+
+    def _on_socket_open(self, client: mqtt.Client, userdata: Any, sock: Any) -> None:
+        self._on_loop(self._watch, sock.fileno())
+
+    def _on_socket_close(self, client: mqtt.Client, userdata: Any, sock: Any) -> None:
+        self._on_loop(self._unwatch)
+
+    def _on_socket_register_write(self, client: mqtt.Client, userdata: Any, sock: Any) -> None:
+        self._on_loop(self._want_write, True)
+
+    def _on_socket_unregister_write(self, client: mqtt.Client, userdata: Any, sock: Any) -> None:
+        self._on_loop(self._want_write, False)
+
+    def _watch(self, fd: int) -> None:
+        assert self.loop is not None
+        self._unwatch()
+        self._fd = fd
+        self.loop.add_reader(fd, self._read)
+        if self.client.want_write():
+            self._want_write(True)
+
+    def _unwatch(self) -> None:
+        assert self.loop is not None
+        if self._fd is not None:
+            self.loop.remove_reader(self._fd)
+            self.loop.remove_writer(self._fd)
+            self._fd = None
+            self._writer = False
+
+    def _want_write(self, wanted: bool) -> None:
+        """paho has bytes to send, or none left. Rather than watch the socket
+        for each message (two epoll calls a card), write them on the loop's
+        next turn and watch the socket only for what it would not take."""
+        assert self.loop is not None
+        if self._fd is None:
+            return
+        if not wanted:
+            if self._writer:
+                self.loop.remove_writer(self._fd)
+                self._writer = False
+        elif not self._flush_due:
+            self._flush_due = True
+            self.loop.call_soon(self._flush)
+
+    def _flush(self) -> None:
+        assert self.loop is not None
+        self._flush_due = False
+        if self._fd is None:
+            return
+        self.flush()
+        if self.client.want_write() and not self._writer:
+            self.loop.add_writer(self._fd, self.client.loop_write)
+            self._writer = True
+
+    def _read(self) -> None:
+        self.client.loop_read()
+        # TLS may hold decrypted bytes the selector cannot see.
+        sock = self.client.socket()
+        while isinstance(sock, ssl.SSLSocket) and sock.pending():
+            self.client.loop_read()
+            sock = self.client.socket()
+
+    # -- paho's callbacks, on the loop ----------------------------------------------------
+
+    def _on_connect(
+        self,
+        client: mqtt.Client,
+        userdata: Any,
+        flags: Any,
+        reason: ReasonCode,
+        properties: Properties | None,
+    ) -> None:
+        # A refused connection (bad credentials, ...) is not a connection: do not
+        # publish on it (Frigate's _on_connect treats it as one).
+        if reason.is_failure:
+            log.error("%s: broker refused the connection: %s", self.name, reason)
+            self._hold_off_until = time.monotonic() + self._delay
+            self._delay = min(self._delay * 2, RECONNECT_DELAY_S[1])
+            return
+        self._delay = RECONNECT_DELAY_S[0]
+        self.connected = True
+        log.info("%s: connected to the broker", self.name)
+        self.on_connected()
+
+    def _on_disconnect(
+        self,
+        client: mqtt.Client,
+        userdata: Any,
+        flags: Any,
+        reason: ReasonCode,
+        properties: Properties | None,
+    ) -> None:
+        if self.connected and not self.stopping:
+            log.warning("%s: broker connection lost: %s", self.name, reason)
+        self.connected = False
+        self.on_disconnected(str(reason))
+
+    def _on_publish(
+        self,
+        client: mqtt.Client,
+        userdata: Any,
+        mid: int,
+        reason: ReasonCode,
+        properties: Properties | None,
+    ) -> None:
+        if mid == self._goodbye_mid:
+            self._goodbye_acked = True
+        self.on_puback(mid, time.perf_counter())
