@@ -53,11 +53,12 @@ from pathlib import Path
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
-from dealer_station.actor import Alarm, Command, DeviceChange, Outcome, TableActor
+from dealer_station.actor import TableActor
 from dealer_station.config import parse_config
 from dealer_station.journal import Answer, OutMessage, Record
 from dealer_station.shoe_bridge import ShoeBridge
 from dealer_station.station import Station
+from dealer_station.table_inputs import Alarm, Command, DeviceChange, Outcome
 from drivers.shoe import CardDrawn, ShoeEvent
 from drivers.shoe.shuffled_shoe import shuffled_shoe
 from drivers.shoe.simulator import FramedShoeSimulator

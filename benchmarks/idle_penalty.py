@@ -20,12 +20,13 @@ import tempfile
 import time
 from pathlib import Path
 
-from dealer_station.actor import Command, TableActor
+from dealer_station.actor import TableActor
 from dealer_station.autoplay import Autoplay
 from dealer_station.config import TableConfig
 from dealer_station.games.events import DealCard
 from dealer_station.journal import Journal, OutMessage, Record
 from dealer_station.payloads import Topics
+from dealer_station.table_inputs import Command
 
 
 def card_costs(inputs: int, pause: float, spin: bool) -> list[float]:

@@ -21,12 +21,13 @@ import time
 from contextlib import closing
 from pathlib import Path
 
-from dealer_station.actor import Command, TableActor
+from dealer_station.actor import TableActor
 from dealer_station.autoplay import Autoplay
 from dealer_station.config import TableConfig
 from dealer_station.games.events import DealCard, WheelResult
 from dealer_station.journal import Journal
 from dealer_station.payloads import Topics
+from dealer_station.table_inputs import Command
 
 
 def table(path: Path, game: str) -> TableActor:

@@ -19,11 +19,12 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from dealer_station.actor import Command, TableActor
+from dealer_station.actor import TableActor
 from dealer_station.config import TableConfig
 from dealer_station.journal import Journal
 from dealer_station.payloads import Topics
 from dealer_station.preconditions import IdempotencyKey, Precondition, step_id
+from dealer_station.table_inputs import Command
 
 
 def table(path: Path) -> TableActor:

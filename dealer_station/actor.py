@@ -14,10 +14,11 @@ import concurrent.futures
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from typing import Any, Literal
 
 from dealer_station import snapshot, strategy_advice, visibility
+from dealer_station.clock import Clock, iso, utc_now
 from dealer_station.config import SNAPSHOT_EVERY, BurnCards, TableConfig
 from dealer_station.games import table as table_fold
 from dealer_station.games.baccarat_roads import RoundMark, roads
@@ -44,6 +45,7 @@ from dealer_station.preconditions import (
     step_id,
 )
 from dealer_station.round_view import table_view
+from dealer_station.table_inputs import Alarm, Command, DeviceChange, Outcome
 
 log = logging.getLogger(__name__)
 
@@ -57,19 +59,9 @@ REPLAY_ALARM_LISTS = 5
 # about 80; roulette's hot and cold numbers look at the last 100 spins.
 STATS_ROUNDS = 500
 
-Clock = Callable[[], datetime]
-
 # A table's snapshot is taken a moment after the record that makes it due, off
 # that input's path.
 SNAPSHOT_DELAY_S = 1.0
-
-
-def utc_now() -> datetime:
-    return datetime.now(UTC)
-
-
-def iso(moment: datetime) -> str:
-    return moment.isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
 # What the person at the table must do when the station refuses an input from
@@ -89,84 +81,6 @@ def _event_type(record: Record) -> str:
     body: object = record.body
     kind = body.get("type") if isinstance(body, dict) else None
     return kind if isinstance(kind, str) else "?"
-
-
-@dataclass
-class Command:
-    """An input for the table: a typed event, or the raw JSON of one (checked
-    here, so a malformed request is journaled as refused like any other)."""
-
-    source: str
-    event: Event | dict[str, Any]
-    by: str | None = None
-    why: str | None = None
-    # Told the outcome once the change is journaled and the listeners (the
-    # publisher first) have seen it. A device's thread waits on a concurrent
-    # future, set without a turn of the loop.
-    reply: asyncio.Future[Outcome] | concurrent.futures.Future[Outcome] | None = None
-    # The device's own name for this input (the shoe's "<boot>:<card index>"),
-    # journaled as the event's ``id``.
-    ref: str | None = None
-    # The step the sender saw: checked in the same turn as the input is applied.
-    expect: Precondition | None = None
-    # The client's idempotency key: a retry gets the first answer, nothing more.
-    key: IdempotencyKey | None = None
-
-
-@dataclass
-class DeviceChange:
-    device: Literal["shoe", "camera"]
-    online: bool
-    detail: str = ""
-
-
-@dataclass
-class Alarm:
-    code: str
-    message: str
-    source: str
-    # A person's order shown as an alarm (a pit boss's RE-SPIN) names the step
-    # it is for, like any command, and is told whether it was taken.
-    expect: Precondition | None = None
-    reply: asyncio.Future[Outcome] | None = None
-    # How many identical refusals this one record stands for (a noisy line).
-    count: int = 1
-
-
-@dataclass(frozen=True)
-class Outcome:
-    accepted: bool
-    seq: int
-    reason: str = ""
-    detail: str = ""
-    outputs: tuple[Output, ...] = ()
-    # The table right after the input (the round/state JSON), for a command that
-    # gets an answer: kept with its idempotency key, so a retry sees the same.
-    state: dict[str, Any] | None = None
-    # The first answer to this idempotency key, given again: nothing was applied.
-    replayed: bool = False
-
-    def to_answer(self) -> dict[str, Any]:
-        return {
-            "accepted": self.accepted,
-            "reason": self.reason,
-            "detail": self.detail,
-            "outputs": list(self.outputs),
-            "state": self.state,
-        }
-
-    @classmethod
-    def from_answer(cls, answer: Answer) -> Outcome:
-        data = answer.answer
-        return cls(
-            data["accepted"],
-            answer.journal_seq,
-            data["reason"],
-            data["detail"],
-            tuple(data["outputs"]),
-            data["state"],
-            replayed=True,
-        )
 
 
 @dataclass

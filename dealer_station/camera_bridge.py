@@ -26,9 +26,10 @@ import queue
 import threading
 import time
 
-from dealer_station.actor import Alarm, Command, DeviceChange, TableActor
+from dealer_station.actor import TableActor
 from dealer_station.config import CameraConfig
 from dealer_station.games.events import WheelResult
+from dealer_station.table_inputs import Alarm, Command, DeviceChange
 from drivers.camera import CameraSource, CameraUnavailable, FrameSource, TimedFrame
 from vision.calibration import Calibration
 from vision.detector import WheelDetector

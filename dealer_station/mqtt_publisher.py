@@ -13,7 +13,8 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 
-from dealer_station.actor import TableActor, iso, utc_now
+from dealer_station.actor import TableActor
+from dealer_station.clock import iso, utc_now
 from dealer_station.config import MqttConfig
 from dealer_station.journal import Journal
 from dealer_station.mqtt_link import MqttLink

@@ -35,10 +35,11 @@ from collections import deque
 from dataclasses import dataclass
 from typing import NoReturn
 
-from dealer_station.actor import Alarm, Command, DeviceChange, Outcome, TableActor
+from dealer_station.actor import TableActor
 from dealer_station.config import ShoeConfig
 from dealer_station.games.cards import CardError, parse_card
 from dealer_station.games.events import BurnCard, CardUnread, DealCard
+from dealer_station.table_inputs import Alarm, Command, DeviceChange, Outcome
 from drivers.shoe import (
     CardDrawn,
     EventRefused,

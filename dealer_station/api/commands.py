@@ -22,10 +22,11 @@ from typing import Annotated, Any
 from fastapi import Depends, Header, Request, status
 from fastapi.responses import JSONResponse
 
-from dealer_station.actor import Outcome, TableActor
+from dealer_station.actor import TableActor
 from dealer_station.api.auth import Principal
 from dealer_station.api.bodies import Problem, Refusal
 from dealer_station.preconditions import IdempotencyKey, Precondition, fingerprint, scope_of
+from dealer_station.table_inputs import Outcome
 
 SOURCE_OF_ROLE = {"croupier": "console", "game_server": "api", "pit_boss": "pit_boss"}
 

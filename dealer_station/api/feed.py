@@ -21,8 +21,9 @@ import logging
 from collections import Counter
 from dataclasses import dataclass, field
 
-from dealer_station.actor import TableActor, iso, utc_now
+from dealer_station.actor import TableActor
 from dealer_station.api.history import current_round_start
+from dealer_station.clock import iso, utc_now
 from dealer_station.journal import Journal
 from dealer_station.mqtt_publisher import TablePublisher
 from dealer_station.payloads import Availability

@@ -12,7 +12,6 @@ from typing import Annotated
 from fastapi import APIRouter, Depends, status
 from fastapi.responses import JSONResponse
 
-from dealer_station.actor import Alarm, Outcome
 from dealer_station.api.auth import Principal
 from dealer_station.api.bodies import (
     Accepted,
@@ -26,6 +25,7 @@ from dealer_station.api.bodies import (
 )
 from dealer_station.api.commands import REFUSALS, Refused, WriteHeaders, send
 from dealer_station.api.context import Table, allow
+from dealer_station.table_inputs import Alarm, Outcome
 
 router = APIRouter(prefix="/tables/{table}/pit-boss", tags=["pit boss"], responses=REFUSALS)
 

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from dealer_station.actor import Command, TableActor
+from dealer_station.actor import TableActor
 from dealer_station.api import history
 from dealer_station.config import BurnCards, ConfigError, TableConfig, parse_config
 from dealer_station.games.cards import parse_card
@@ -27,6 +27,7 @@ from dealer_station.games.events import (
 from dealer_station.journal import Journal
 from dealer_station.payloads import Topics
 from dealer_station.station import Station
+from dealer_station.table_inputs import Command
 
 THREE = "blackjack-3-position"
 

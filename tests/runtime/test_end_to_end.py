@@ -20,9 +20,10 @@ from support.broker import Broker, Subscriber
 from support.station import StationThread, config_for
 
 from dealer_station import shoe_bridge
-from dealer_station.actor import Command, Outcome, TableActor
+from dealer_station.actor import TableActor
 from dealer_station.journal import Record
 from dealer_station.payloads import Availability, RoundEvent, RoundState, Stats
+from dealer_station.table_inputs import Command, Outcome
 from drivers.shoe.simulator import FramedShoeSimulator
 
 WHEEL = Path(__file__).resolve().parents[1] / "fixtures" / "wheel"

@@ -10,11 +10,12 @@ from contextlib import closing
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from dealer_station.actor import Command, TableActor
+from dealer_station.actor import TableActor
 from dealer_station.config import TableConfig
 from dealer_station.journal import Journal
 from dealer_station.payloads import Topics
 from dealer_station.preconditions import RETENTION_SECONDS, IdempotencyKey
+from dealer_station.table_inputs import Command
 
 START = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
 BET = {"type": "bet", "player": "ann", "spot": "main", "box": 1, "amount": "40"}

@@ -13,10 +13,11 @@ from pathlib import Path
 
 import pytest
 
-from dealer_station.actor import Command, TableActor
+from dealer_station.actor import TableActor
 from dealer_station.config import TableConfig
 from dealer_station.journal import Journal, JournalInUse, lock_path
 from dealer_station.payloads import Topics
+from dealer_station.table_inputs import Command
 
 HOLD = (
     "import sys, time\n"

@@ -7,10 +7,11 @@ from pathlib import Path
 
 from support.baccarat_actor import baccarat_actor, send_accepted
 
-from dealer_station.actor import Command, TableActor
+from dealer_station.actor import TableActor
 from dealer_station.config import TableConfig
 from dealer_station.journal import Journal
 from dealer_station.payloads import Topics
+from dealer_station.table_inputs import Command
 
 
 def _round_in_play(path: Path, **table: object) -> TableActor:

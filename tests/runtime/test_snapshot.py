@@ -15,12 +15,13 @@ import pytest
 
 from dealer_station import actor as actor_module
 from dealer_station import snapshot
-from dealer_station.actor import Command, DeviceChange, TableActor
+from dealer_station.actor import TableActor
 from dealer_station.autoplay import Autoplay
 from dealer_station.config import TableConfig
 from dealer_station.games.events import DealCard, ReleaseHold, WheelResult
 from dealer_station.journal import Journal
 from dealer_station.payloads import Topics
+from dealer_station.table_inputs import Command, DeviceChange
 
 GAMES = ("baccarat", "blackjack", "roulette")
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from support.blackjack_table import Table
 
-from dealer_station.actor import Command, TableActor
+from dealer_station.actor import TableActor
 from dealer_station.autoplay import Autoplay
 from dealer_station.config import TableConfig, TimersConfig
 from dealer_station.games.blackjack_dealer import TEN
@@ -21,6 +21,7 @@ from dealer_station.games.blackjack_strategy_table import build
 from dealer_station.games.events import Decision
 from dealer_station.journal import Journal
 from dealer_station.payloads import Topics
+from dealer_station.table_inputs import Command
 
 
 def _actor(tmp_path: Path, variant: str, decision_seconds: float = 60) -> TableActor:

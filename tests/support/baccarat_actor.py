@@ -5,10 +5,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from dealer_station.actor import Command, TableActor
+from dealer_station.actor import TableActor
 from dealer_station.config import TableConfig
 from dealer_station.journal import Journal
 from dealer_station.payloads import Topics
+from dealer_station.table_inputs import Command
 
 
 def baccarat_actor(journal_path: Path, **table: object) -> TableActor:

@@ -11,10 +11,11 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any, Self
 
-from dealer_station.actor import Outcome, TableActor
+from dealer_station.actor import TableActor
 from dealer_station.config import StationConfig, parse_config
 from dealer_station.demo import launch_when_due
 from dealer_station.station import Station
+from dealer_station.table_inputs import Outcome
 from drivers.recorded_wheel import RecordedWheel
 
 
