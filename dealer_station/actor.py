@@ -26,7 +26,6 @@ from dealer_station.games.engine import Output
 from dealer_station.games.events import (
     CloseBets,
     CloseInsurance,
-    Decision,
     Event,
     HoldRound,
     SelectTable,
@@ -317,7 +316,7 @@ class TableActor:
         """Consume the queue forever; ``recover()`` first."""
         rules = strategy_advice.blackjack_rules(self.state)
         if rules is not None and strategy_advice.needs_strategy(rules):
-            strategy_advice.prepare(rules)
+            await strategy_advice.ready(rules)  # at hand before the first decision
         self._arm_timer()
         self._notify()
         self._consider_snapshot()
@@ -500,13 +499,7 @@ class TableActor:
 
     def _strategy_warning(self, event: Event) -> str | None:
         """Diamond Blackjack's warning for a decision far from basic strategy."""
-        if not isinstance(event, Decision) or self.state is None:
-            return None
-        hand = event.hand
-        if hand is None:
-            step = self.state.next_step()
-            hand = int(step.to.split()[3]) if step.kind == "decision" else 0
-        return strategy_advice.warning(self.state, event.box, hand, event.action)
+        return strategy_advice.warning(self.state, event)
 
     def _rejected(
         self, item: Command, raw: dict[str, Any], rejected: Rejected, now: datetime
@@ -683,9 +676,8 @@ class TableActor:
         elif step.kind == "insurance":
             delay, event = timers.insurance_seconds, CloseInsurance()
         elif step.kind == "decision":
-            _, box, _, hand = step.to.split()
-            action = strategy_advice.timeout_action(self.state, int(box), int(hand), step.options)
-            delay, event = timers.decision_seconds, Decision(int(box), action, int(hand))
+            delay = timers.decision_seconds
+            event = strategy_advice.timeout_decision(self.state, step)
         if delay is None or event is None:
             return
         try:

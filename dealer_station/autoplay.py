@@ -2,8 +2,9 @@
 
 ``Autoplay.next_event(state)`` looks at what the table waits for and returns the
 event a croupier, shoe or player would send: a card off the top of a really
-shuffled shoe, a bet, a decision by the variant's basic strategy
-(``blackjack_strategy_table.build``), a wheel result. It drives ``simulate``
+shuffled shoe, a bet, a decision by the variant's basic strategy (the table
+``strategy_advice`` keeps; on a station's loop, once ``strategy_advice.ready``
+has it), a wheel result. It drives ``simulate``
 and the demo station. Seeded: the same seed plays the same session.
 """
 
@@ -13,8 +14,8 @@ import random
 from dataclasses import dataclass, field
 from decimal import Decimal
 
+from dealer_station import strategy_advice
 from dealer_station.games.blackjack import BlackjackEngine, BlackjackRound
-from dealer_station.games.blackjack_strategy_table import basic_action
 from dealer_station.games.cards import Card, standard_deck
 from dealer_station.games.events import (
     CloseBets,
@@ -102,13 +103,13 @@ class Autoplay:
         rnd = state.round
         assert isinstance(engine, BlackjackEngine) and isinstance(rnd, BlackjackRound)
         step = engine.next_step(rnd)
-        _, box_text, _, hand_text = step.to.split()
-        box, hand = int(box_text), int(hand_text)
-        played = rnd.box(box).hands[hand]
+        assert step.box is not None and step.hand is not None  # a decision is a hand's
+        played = rnd.box(step.box).hands[step.hand]
         assert rnd.up_card is not None
         # The variant's own basic strategy, as the timer and the warnings have it.
-        action = basic_action(engine.rules, played.cards, rnd.up_card, step.options, played.doubled)
-        return Decision(box=box, hand=hand, action=action)
+        strategy = strategy_advice.work_out(engine.rules)
+        action = strategy.play(played.cards, rnd.up_card, step.options, played.doubled)
+        return Decision(box=step.box, hand=step.hand, action=action)
 
     def _amount(self, low: int, high: int) -> Decimal:
         return Decimal(self.rng.choice([v for v in (5, 10, 20, 25, 50, 100) if low <= v <= high]))

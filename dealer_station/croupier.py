@@ -47,11 +47,9 @@ class SelfDrivingCroupier:
     async def run(self) -> None:
         rules = strategy_advice.blackjack_rules(self.actor.state)
         if rules is not None:
-            # The players decide by the variant's basic strategy: wait for it
-            # off the loop rather than work it out at the first decision.
-            building = strategy_advice.prepare(rules)
-            while building.is_alive():
-                await asyncio.sleep(0.1)
+            # The players decide by the variant's basic strategy: have it at
+            # hand (the station's start does) before the first decision.
+            await strategy_advice.ready(rules)
         while True:
             await self.changed.wait()
             self.changed.clear()

@@ -1,5 +1,6 @@
-"""Basic strategy at the table: the warning for a costly decision, and the
-decision the timer plays for a player who did not answer.
+"""Basic strategy at the table: the warning for a costly decision, the
+decision the timer plays for a player who did not answer, and the table both
+follow.
 
 The variant decides both: ``warn_deviation_ev`` (Diamond Blackjack warns a
 player who, say, stands on hard 11) and ``default_decision``. Both follow the
@@ -7,77 +8,105 @@ variant's one basic strategy table (``games/blackjack_strategy_table.build``),
 the one the self-driving croupier plays and ``dealer-station odds`` prints; the
 warning measures what a decision gives up against it with the combinatorial
 analyser's exact values (``games/blackjack_strategy``; one hand's values take a
-few hundredths of a second the first time, and are remembered). The table
-takes seconds to work out, so ``prepare`` builds it off the loop at the start.
+few hundredths of a second the first time, and are remembered).
+
+A table takes seconds to work out, and the station's loop (every table, the
+HTTP API, the MQTT acknowledgements, the watchdog) must never hold still that
+long: the loop never works one out. A shipped variant's table is packaged
+(``strategy_store``); any other is worked out in a thread by ``ready``, which
+the station awaits for every table before the tables start and each table
+before it takes its first input (docs/decisions.md, "One basic strategy, never
+worked out on the loop").
 """
 
 from __future__ import annotations
 
+import asyncio
+import logging
 import threading
+from collections.abc import Iterable
 
+from dealer_station import strategy_store
+from dealer_station.config import TableConfig
+from dealer_station.games import table as table_fold
 from dealer_station.games.blackjack import BlackjackEngine, BlackjackRound
 from dealer_station.games.blackjack_rules import BlackjackRules
-from dealer_station.games.blackjack_strategy_table import (
-    BasicStrategy,
-    basic_action,
-    build,
-    deviation_warning,
-)
+from dealer_station.games.blackjack_strategy_table import BasicStrategy, build, deviation_warning
+from dealer_station.games.engine import NextStep
+from dealer_station.games.events import Decision, Event
+from dealer_station.games.rulefile import RuleFileError
 from dealer_station.games.table import TableState
 
+log = logging.getLogger(__name__)
 
-def _blackjack(state: TableState | None) -> tuple[BlackjackRules, BlackjackRound] | None:
-    if state is None:
-        return None
-    engine, rnd = state.setup.engine, state.round
-    if isinstance(engine, BlackjackEngine) and isinstance(rnd, BlackjackRound):
-        return engine.rules, rnd
-    return None
+# The tables at hand, by variant: packaged ones once read, the others once
+# worked out.
+_TABLES: dict[BlackjackRules, BasicStrategy] = {}
+# One build of a variant at a time: two tables of one variant wait for the
+# first rather than each work it out again on the station's few cores.
+_BUILDING = threading.Lock()
 
 
-def warning(state: TableState | None, box: int, hand: int, action: str) -> str | None:
-    """The warning for ``action`` on that hand, decided before it is applied."""
-    found = _blackjack(state)
+def known(rules: BlackjackRules) -> BasicStrategy | None:
+    """The variant's table if it is at hand (worked out already, or packaged
+    and read in a millisecond), else None: never works one out."""
+    found = _TABLES.get(rules)
     if found is None:
-        return None
-    rules, rnd = found
-    threshold = rules.warn_deviation_ev
-    if threshold is None:
-        return None
-    b = rnd.box(box)
-    if (
-        hand >= len(b.hands)
-        or rnd.up_card is None
-        or action not in ("hit", "stand", "double", "split", "surrender", "stand_all")
-    ):
-        return None
-    h = b.hands[hand]
-    _strategy(rules)
+        found = strategy_store.packaged(rules)
+        if found is not None:
+            _TABLES[rules] = found
+    return found
+
+
+def work_out(rules: BlackjackRules) -> BasicStrategy:
+    """The variant's table, worked out now if it is not at hand (seconds).
+    Off the loop only: on the loop's thread it raises rather than stall it."""
+    found = known(rules)
+    if found is not None:
+        return found
     try:
-        return deviation_warning(
-            rules,
-            h.cards,
-            rnd.up_card,
-            action,
-            float(threshold),
-            hands_in_box=len(b.hands),
-            first_hand=hand == 0,
-            doubled=h.doubled,
-        )
-    except ValueError:  # a hand the analyser has no decision for (21, or no cards)
+        asyncio.get_running_loop()
+    except RuntimeError:
+        pass
+    else:
+        raise RuntimeError(f"the loop does not work out the basic strategy of {rules.title!r}")
+    with _BUILDING:
+        found = _TABLES.get(rules)
+        if found is None:
+            found = _TABLES[rules] = build(rules)
+    return found
+
+
+async def ready(rules: BlackjackRules) -> BasicStrategy:
+    """The variant's table, worked out in a thread if it is not at hand."""
+    found = known(rules)
+    if found is not None:
+        return found
+    log.info("working out the basic strategy of %r (no packaged table)", rules.title)
+    return await asyncio.to_thread(work_out, rules)
+
+
+def rules_of(config: TableConfig) -> BlackjackRules | None:
+    """The rules of a blackjack table as its config names them (a name or a
+    variant file), None for another game or a variant that does not load (the
+    table's start journals why)."""
+    try:
+        engine = table_fold.GAMES[config.game](config.variant, None).engine
+    except (KeyError, RuleFileError):
         return None
+    return engine.rules if isinstance(engine, BlackjackEngine) else None
 
 
-def timeout_action(state: TableState, box: int, hand: int, legal: tuple[str, ...]) -> str:
-    """What the decision timer plays: stand, or basic strategy's choice."""
-    found = _blackjack(state)
-    if found is None or found[0].default_decision != "basic_strategy":
-        return "stand"
-    rules, rnd = found
-    h = rnd.box(box).hands[hand]
-    assert rnd.up_card is not None
-    _strategy(rules)  # built off the loop by ``prepare``, or waited for here
-    return basic_action(rules, h.cards, rnd.up_card, legal, h.doubled)
+async def prepare(tables: Iterable[TableConfig]) -> None:
+    """Have every table's basic strategy at hand that the table asks (its
+    warnings, its timer) or its self-driving croupier plays: at the start,
+    before any table runs, so that no decision waits for one."""
+    wanted: dict[BlackjackRules, None] = {}
+    for config in tables:
+        rules = rules_of(config)
+        if rules is not None and (needs_strategy(rules) or config.self_driving is not None):
+            wanted[rules] = None
+    await asyncio.gather(*(ready(rules) for rules in wanted))
 
 
 def blackjack_rules(state: TableState | None) -> BlackjackRules | None:
@@ -90,21 +119,75 @@ def needs_strategy(rules: BlackjackRules) -> bool:
     return rules.warn_deviation_ev is not None or rules.default_decision == "basic_strategy"
 
 
-# One build of a variant at a time: the table's and the self-driving
-# croupier's warm-ups, and a decision due meanwhile, wait for the first
-# rather than each work it out again on the station's few cores.
-_BUILDING = threading.Lock()
+def _blackjack(state: TableState | None) -> tuple[BlackjackRules, BlackjackRound] | None:
+    if state is None:
+        return None
+    engine, rnd = state.setup.engine, state.round
+    if isinstance(engine, BlackjackEngine) and isinstance(rnd, BlackjackRound):
+        return engine.rules, rnd
+    return None
 
 
-def _strategy(rules: BlackjackRules) -> BasicStrategy:
-    with _BUILDING:
-        return build(rules)
+def _not_ready(rules: BlackjackRules, what: str) -> None:
+    # Only a table that decides before ``ready`` ran: the start prevents it.
+    log.error("the basic strategy of %r is not worked out yet: %s", rules.title, what)
 
 
-def prepare(rules: BlackjackRules) -> threading.Thread:
-    """Start working out the variant's basic strategy in a thread of its own,
-    so that the first decision does not hold the loop for the seconds it
-    takes. A daemon: a station stopped meanwhile does not wait for it."""
-    thread = threading.Thread(target=_strategy, args=(rules,), name="basic strategy", daemon=True)
-    thread.start()
-    return thread
+def warning(state: TableState | None, event: Event) -> str | None:
+    """The warning for a decision, decided before it is applied: for the hand
+    it names, or the hand whose decision is due."""
+    found = _blackjack(state)
+    if found is None or state is None or not isinstance(event, Decision):
+        return None
+    rules, rnd = found
+    threshold = rules.warn_deviation_ev
+    if threshold is None:
+        return None
+    hand = event.hand
+    if hand is None:
+        step = state.next_step()
+        hand = step.hand if step.kind == "decision" and step.hand is not None else 0
+    b = rnd.box(event.box)
+    if (
+        hand >= len(b.hands)
+        or rnd.up_card is None
+        or event.action not in ("hit", "stand", "double", "split", "surrender", "stand_all")
+    ):
+        return None
+    strategy = known(rules)
+    if strategy is None:
+        _not_ready(rules, "no warning for this decision")
+        return None
+    h = b.hands[hand]
+    try:
+        return deviation_warning(
+            rules,
+            strategy,
+            h.cards,
+            rnd.up_card,
+            event.action,
+            float(threshold),
+            hands_in_box=len(b.hands),
+            first_hand=hand == 0,
+            doubled=h.doubled,
+        )
+    except ValueError:  # a hand the analyser has no decision for (21, or no cards)
+        return None
+
+
+def timeout_decision(state: TableState, step: NextStep) -> Decision:
+    """What the decision timer plays on the hand whose decision ``step`` is:
+    stand, or the variant's basic strategy."""
+    assert step.box is not None and step.hand is not None  # a decision is a hand's
+    found = _blackjack(state)
+    action = "stand"
+    if found is not None and found[0].default_decision == "basic_strategy":
+        rules, rnd = found
+        strategy = known(rules)
+        if strategy is None:
+            _not_ready(rules, "the timer stands")
+        else:
+            played = rnd.box(step.box).hands[step.hand]
+            assert rnd.up_card is not None
+            action = strategy.play(played.cards, rnd.up_card, step.options, played.doubled)
+    return Decision(step.box, action, step.hand)

@@ -38,9 +38,9 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from dealer_station import strategy_advice
     from dealer_station.games.blackjack_rules import load_variant
     from dealer_station.games.blackjack_strategy import decision_evs
-    from dealer_station.games.blackjack_strategy_table import basic_action
     from dealer_station.games.cards import CardError, parse_card, parse_cards
     from dealer_station.games.rulefile import RuleFileError
 
@@ -54,9 +54,10 @@ def run(args: argparse.Namespace) -> int:
         return 2
     ranked = sorted(evs, key=evs.__getitem__, reverse=True)
     best = ranked[0]
-    # The table's action can differ from the best for these very cards: it is
-    # one action per total (total-dependent basic strategy).
-    basic = basic_action(rules, cards, up, evs, args.doubled)
+    # The table the station plays (packaged for a shipped variant, else worked
+    # out: seconds). Its action can differ from the best for these very cards:
+    # it is one action per total (total-dependent basic strategy).
+    basic = strategy_advice.work_out(rules).play(cards, up, evs, args.doubled)
     if args.json:
         out = {
             "variant": args.variant,

@@ -13,10 +13,10 @@ doubled total surrenders rather than stands.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Final
+from typing import Any, Final
 
 from dealer_station.games.blackjack_dealer import (
     ACE,
@@ -50,6 +50,20 @@ PAIR_ROWS: Final = tuple(range(10))
 
 _LETTER: Final = {STAND: "S", HIT: "H", DOUBLE: "D", SPLIT: "P", SURRENDER: "R"}
 _ACTION: Final = {letter: action for action, letter in _LETTER.items()}
+# Every cell ``cell_code`` writes: an action, or a double or surrender and
+# what to do when it is not allowed.
+_CELLS: Final = frozenset(_LETTER.values()) | {
+    first + then.lower() for first in "DR" for then in "SHP"
+}
+
+
+# The rows a doubled hand may surrender from: (soft, total).
+_RESCUE_ROWS: Final = tuple((False, t) for t in HARD_ROWS) + tuple((True, t) for t in SOFT_ROWS)
+
+
+def _rescue_label(key: tuple[bool, int]) -> str:
+    soft, total = key
+    return f"{'soft' if soft else 'hard'} {total}"
 
 
 def up_label(up: int) -> str:
@@ -118,6 +132,57 @@ class BasicStrategy:
         allowed = dict.fromkeys((a for a in legal if a != "stand_all"), 0.0)
         hand = composition([rank_class(c) for c in cards])
         return self.choose(rank_class(up), hand, DEALT, doubled, allowed)
+
+    def to_data(self) -> dict[str, str | dict[str, str]]:
+        """Every cell, each row a line of a strategy card (up-cards 2 to 10,
+        then the ace; ``-`` where the table has no cell), rows by total and
+        pairs by their cards; after a double, ``R`` surrender or ``S`` stand.
+        The form of a packaged table: ``from_data`` reads it back exactly."""
+
+        def line(cells: Mapping[int, str]) -> str:
+            return " ".join(cells.get(up, "-") for up in UP_ORDER)
+
+        return {
+            "up_cards": " ".join(up_label(up) for up in UP_ORDER),
+            "hard": {str(row): line(cells) for row, cells in self.hard.items()},
+            "soft": {str(row): line(cells) for row, cells in self.soft.items()},
+            "pairs": {pair_label(pair): line(cells) for pair, cells in self.pairs.items()},
+            "after_double": {
+                _rescue_label(key): line({up: "R" if wants else "S" for up, wants in flags.items()})
+                for key, flags in self.rescue.items()
+            },
+        }
+
+    @classmethod
+    def from_data(cls, data: Mapping[str, Any]) -> BasicStrategy:
+        """The table ``to_data`` wrote; ``ValueError`` for anything else (a row
+        or a cell no table has)."""
+
+        def cells(line: object, allowed: frozenset[str]) -> dict[int, str]:
+            codes = str(line).split(" ")
+            if len(codes) != len(UP_ORDER) or not set(codes) <= allowed | {"-"}:
+                raise ValueError(f"not a row of a basic strategy table: {line!r}")
+            return {up: code for up, code in zip(UP_ORDER, codes, strict=True) if code != "-"}
+
+        def rows(kind: str, labels: Mapping[str, Any]) -> dict[Any, Mapping[str, Any]]:
+            found = data[kind]
+            if not set(found) <= set(labels):
+                raise ValueError(f"{kind}: no such row {sorted(set(found) - set(labels))}")
+            return {row: found[label] for label, row in labels.items() if label in found}
+
+        def table(kind: str, labels: Mapping[str, int]) -> dict[int, dict[int, str]]:
+            return {row: cells(line, _CELLS) for row, line in rows(kind, labels).items()}
+
+        rescues = {_rescue_label(key): key for key in _RESCUE_ROWS}
+        return cls(
+            table("hard", {str(row): row for row in HARD_ROWS}),
+            table("soft", {str(row): row for row in SOFT_ROWS}),
+            table("pairs", {pair_label(pair): pair for pair in PAIR_ROWS}),
+            {
+                key: {up: code == "R" for up, code in cells(line, frozenset("RS")).items()}
+                for key, line in rows("after_double", rescues).items()
+            },
+        )
 
     def to_json(self) -> dict[str, object]:
         def rows(
@@ -242,6 +307,7 @@ def basic_action(
 
 def ev_loss(
     rules: BlackjackRules,
+    strategy: BasicStrategy,
     cards: Sequence[Card],
     up: Card,
     action: str,
@@ -250,22 +316,23 @@ def ev_loss(
     first_hand: bool = True,
     doubled: bool = False,
 ) -> float:
-    """How much expected value ``action`` gives up against basic strategy's
-    action for this hand, per unit of the box's original bet, from the exact
-    values of ``decision_evs`` (0 for basic strategy's action; below 0 where
-    the cards make another action better than the table's). ``stand_all``
-    counts as standing this hand."""
+    """How much expected value ``action`` gives up against the action of the
+    variant's basic strategy ``strategy`` for this hand, per unit of the box's
+    original bet, from the exact values of ``decision_evs`` (0 for the table's
+    action; below 0 where the cards make another action better than the
+    table's). ``stand_all`` counts as standing this hand."""
     evs = decision_evs(
         rules, cards, up, hands_in_box=hands_in_box, first_hand=first_hand, doubled=doubled
     )
     chosen = STAND if action == "stand_all" else action
     if chosen not in evs:
         raise ValueError(f"{action!r} is not an action this hand has")
-    return evs[basic_action(rules, cards, up, evs, doubled)] - evs[chosen]
+    return evs[strategy.play(cards, up, evs, doubled)] - evs[chosen]
 
 
 def deviation_warning(
     rules: BlackjackRules,
+    strategy: BasicStrategy,
     cards: Sequence[Card],
     up: Card,
     action: str,
@@ -279,6 +346,7 @@ def deviation_warning(
     unit of the original bet) against basic strategy, or None."""
     loss = ev_loss(
         rules,
+        strategy,
         cards,
         up,
         action,

@@ -10,7 +10,12 @@ import pytest
 from dealer_station.cli import main
 from dealer_station.games.blackjack_rules import load_variant
 from dealer_station.games.blackjack_strategy import decision_evs
-from dealer_station.games.blackjack_strategy_table import basic_action, deviation_warning, ev_loss
+from dealer_station.games.blackjack_strategy_table import (
+    basic_action,
+    build,
+    deviation_warning,
+    ev_loss,
+)
 from dealer_station.games.cards import parse_card, parse_cards
 
 
@@ -21,7 +26,7 @@ def evs(variant: str, hand: str, up: str, **spot: object) -> dict[str, float]:
 def test_standing_on_hard_11_is_a_very_bad_decision() -> None:
     # Diamond Blackjack's own example of a decision worth a warning.
     rules = load_variant("diamond-blackjack")
-    loss = ev_loss(rules, parse_cards("5C 6D"), parse_card("7H"), "stand")
+    loss = ev_loss(rules, build(rules), parse_cards("5C 6D"), parse_card("7H"), "stand")
     assert loss > 0.5
     assert (
         basic_action(
@@ -29,20 +34,20 @@ def test_standing_on_hard_11_is_a_very_bad_decision() -> None:
         )
         == "double"
     )
-    assert ev_loss(rules, parse_cards("5C 6D"), parse_card("7H"), "double") == 0.0
+    assert ev_loss(rules, build(rules), parse_cards("5C 6D"), parse_card("7H"), "double") == 0.0
 
 
 def test_a_deviation_beyond_the_threshold_is_worded_for_the_journal() -> None:
     rules = load_variant("diamond-blackjack")
     hand, up = parse_cards("5C 6D"), parse_card("7H")
-    loss = ev_loss(rules, hand, up, "stand")
-    assert deviation_warning(rules, hand, up, "stand", 0.1) == (
+    loss = ev_loss(rules, build(rules), hand, up, "stand")
+    assert deviation_warning(rules, build(rules), hand, up, "stand", 0.1) == (
         f"deviates from basic strategy, EV -{loss:.2f}"
     )
-    assert deviation_warning(rules, hand, up, "stand", loss) is None
-    assert deviation_warning(rules, hand, up, "double", 0.0) is None
+    assert deviation_warning(rules, build(rules), hand, up, "stand", loss) is None
+    assert deviation_warning(rules, build(rules), hand, up, "double", 0.0) is None
     # Stand All is standing this hand.
-    assert ev_loss(rules, hand, up, "stand_all") == loss
+    assert ev_loss(rules, build(rules), hand, up, "stand_all") == loss
 
 
 def test_the_basic_strategy_action_is_a_legal_one() -> None:
@@ -78,7 +83,7 @@ def test_a_hand_without_a_decision_is_refused() -> None:
     with pytest.raises(ValueError, match="no decision"):
         decision_evs(rules, parse_cards("TD 6S 8H"), parse_card("6H"))
     with pytest.raises(ValueError, match="not an action"):
-        ev_loss(rules, parse_cards("TD 6S"), parse_card("6H"), "split")
+        ev_loss(rules, build(rules), parse_cards("TD 6S"), parse_card("6H"), "split")
 
 
 def test_peek_values_are_given_no_dealer_blackjack() -> None:
