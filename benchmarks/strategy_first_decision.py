@@ -90,6 +90,7 @@ def one_table(variant: str, work: Path) -> dict[str, float]:
             assert outcome.accepted, outcome
             took.append(time.perf_counter() - sent)
         done = time.perf_counter()
+        await asyncio.sleep(4 * TICK)  # the ticker wakes: a stall just ended is counted
         table.cancel()
         ticking.cancel()
         return {

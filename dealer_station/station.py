@@ -66,10 +66,11 @@ class Station:
             with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
                 loop.add_signal_handler(sig, self.stopped.set)
         # Before any table runs: a variant without a packaged basic strategy
-        # has it worked out now, in threads, never at a decision on the loop.
+        # has it worked out now, in child processes, never at a decision on the loop.
         await strategy_advice.prepare(self.config.tables)
         for actor in self.actors.values():
             actor.recover()
+        await strategy_advice.prepare((), (actor.state for actor in self.actors.values()))
         tasks = [
             asyncio.create_task(actor.run(), name=f"table {tid}")
             for tid, actor in self.actors.items()

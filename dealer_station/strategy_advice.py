@@ -13,16 +13,20 @@ few hundredths of a second the first time, and are remembered).
 A table takes seconds to work out, and the station's loop (every table, the
 HTTP API, the MQTT acknowledgements, the watchdog) must never hold still that
 long: the loop never works one out. A shipped variant's table is packaged
-(``strategy_store``); any other is worked out in a thread by ``ready``, which
-the station awaits for every table before the tables start and each table
-before it takes its first input (docs/decisions.md, "One basic strategy, never
+(``strategy_store``); any other is worked out in a child process by
+``ready``, which the station awaits for every table before the tables start
+and each table before it takes its first input (docs/decisions.md, "One basic strategy, never
 worked out on the loop").
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
+import pickle
+import subprocess
+import sys
 import threading
 from collections.abc import Iterable
 
@@ -58,9 +62,10 @@ def known(rules: BlackjackRules) -> BasicStrategy | None:
     return found
 
 
-def work_out(rules: BlackjackRules) -> BasicStrategy:
-    """The variant's table, worked out now if it is not at hand (seconds).
-    Off the loop only: on the loop's thread it raises rather than stall it."""
+def work_out(rules: BlackjackRules, *, apart: bool = False) -> BasicStrategy:
+    """The variant's table, worked out now if it is not at hand (seconds): in
+    this process, or with ``apart`` in a child process. Never on the loop's
+    thread: there it raises rather than stall the loop."""
     found = known(rules)
     if found is not None:
         return found
@@ -73,17 +78,54 @@ def work_out(rules: BlackjackRules) -> BasicStrategy:
     with _BUILDING:
         found = _TABLES.get(rules)
         if found is None:
-            found = _TABLES[rules] = build(rules)
+            found = _TABLES[rules] = _in_a_child(rules) if apart else build(rules)
     return found
 
 
+# The child: the rules in (pickled by this module), the table's cells out.
+_CHILD = """
+import gc, json, pickle, sys
+from dealer_station.games.blackjack_strategy_table import build
+gc.disable()  # collections would only walk the solver's live values again and again
+json.dump(build(pickle.load(sys.stdin.buffer)).to_data(), sys.stdout)
+"""
+
+
+def _in_a_child(rules: BlackjackRules) -> BasicStrategy:
+    """``build(rules)`` in a process of its own. In a thread of the station's
+    it still held the loop still, up to a second at a time: each garbage
+    collection walks the solver's many live values, and freeing them when it
+    returns is one long deallocation, both holding the interpreter lock
+    (benchmarks/strategy_first_decision.py). Should the child fail to run,
+    this process works the table out (slower, but the start completes)."""
+    try:
+        done = subprocess.run(
+            [sys.executable, "-c", _CHILD],
+            input=pickle.dumps(rules),
+            capture_output=True,
+            check=True,
+            timeout=600,
+        )
+        return BasicStrategy.from_data(json.loads(done.stdout))
+    except (OSError, subprocess.SubprocessError, ValueError, KeyError) as exc:
+        said = getattr(exc, "stderr", None) or b""
+        log.warning(
+            "working out %r in a child process failed (%s %s); working it out here",
+            rules.title,
+            exc,
+            said[-400:].decode(errors="replace"),
+        )
+        return build(rules)
+
+
 async def ready(rules: BlackjackRules) -> BasicStrategy:
-    """The variant's table, worked out in a thread if it is not at hand."""
+    """The variant's table: at hand, or worked out in a child process (seconds)
+    while the loop goes on."""
     found = known(rules)
     if found is not None:
         return found
     log.info("working out the basic strategy of %r (no packaged table)", rules.title)
-    return await asyncio.to_thread(work_out, rules)
+    return await asyncio.to_thread(work_out, rules, apart=True)
 
 
 def rules_of(config: TableConfig) -> BlackjackRules | None:
@@ -97,14 +139,20 @@ def rules_of(config: TableConfig) -> BlackjackRules | None:
     return engine.rules if isinstance(engine, BlackjackEngine) else None
 
 
-async def prepare(tables: Iterable[TableConfig]) -> None:
+async def prepare(tables: Iterable[TableConfig], states: Iterable[TableState | None] = ()) -> None:
     """Have every table's basic strategy at hand that the table asks (its
     warnings, its timer) or its self-driving croupier plays: at the start,
-    before any table runs, so that no decision waits for one."""
+    before any table runs, so that no decision waits for one. ``tables`` as
+    configured; ``states`` as recovered (a round resumed in the variant the
+    journal ran, when the config names another since)."""
     wanted: dict[BlackjackRules, None] = {}
     for config in tables:
         rules = rules_of(config)
         if rules is not None and (needs_strategy(rules) or config.self_driving is not None):
+            wanted[rules] = None
+    for state in states:
+        rules = blackjack_rules(state)
+        if rules is not None and needs_strategy(rules):
             wanted[rules] = None
     await asyncio.gather(*(ready(rules) for rules in wanted))
 

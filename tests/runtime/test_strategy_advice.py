@@ -203,9 +203,17 @@ def test_the_start_works_out_a_table_the_package_lacks_and_the_table_plays_it(
 
     action, warning = asyncio.run(start_then_play())
     assert action == "double" and warning is None  # basic strategy is not warned of
+    # Worked out in a child process, it is the table build() works out here.
+    assert strategy_advice.known(rules) == build(rules)
 
 
 def test_a_station_prepares_only_what_its_tables_ask(tmp_path: Path) -> None:
     roulette = TableConfig(id="r", game="roulette")
     broken = TableConfig(id="b", game="blackjack", variant=str(tmp_path / "missing.toml"))
-    asyncio.run(strategy_advice.prepare([roulette, broken]))  # nothing to do, nothing raised
+    asyncio.run(strategy_advice.prepare([roulette, broken], [None]))  # nothing, nothing raised
+    # A recovered table's rules count too (a round resumed in the journal's variant).
+    diamond = _actor(tmp_path, "diamond-blackjack")
+    rules = strategy_advice.blackjack_rules(diamond.state)
+    assert rules is not None
+    asyncio.run(strategy_advice.prepare([], [diamond.state]))
+    assert strategy_advice.known(rules) == strategy_store.packaged(rules)
