@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 from support.blackjack_table import Table
+from support.broker import Broker
+from support.station import StationThread, config_for
 
 from dealer_station import strategy_advice, strategy_store
 from dealer_station.actor import TableActor
@@ -217,3 +219,18 @@ def test_a_station_prepares_only_what_its_tables_ask(tmp_path: Path) -> None:
     assert rules is not None
     asyncio.run(strategy_advice.prepare([], [diamond.state]))
     assert strategy_advice.known(rules) == strategy_store.packaged(rules)
+
+
+def test_a_station_has_its_tables_strategy_at_hand_before_the_tables_run(
+    broker: Broker, tmp_path: Path
+) -> None:
+    variant = _house_variant(tmp_path, "dealer_hits_soft_17 = true\nresplit_aces = true\n")
+    rules = load_variant(str(variant))
+    assert strategy_store.packaged(rules) is None
+    config = config_for(
+        f'[[tables]]\nid = "bj"\ngame = "blackjack"\nvariant = "{variant}"\n',
+        tmp_path / "j.sqlite3",
+        broker.port,
+    )
+    with StationThread(config) as st:  # its tables run, their publishers started
+        assert st.call(lambda: strategy_advice.known(rules)) is not None
