@@ -14,13 +14,13 @@ lines.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import tempfile
 import tomllib
-from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, Literal, NoReturn, Union, cast
+from typing import TYPE_CHECKING, Annotated, Any, Literal, NoReturn, Union, get_type_hints
 
 from pydantic import (
     BaseModel,
@@ -46,7 +46,7 @@ class Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclasses.dataclass(frozen=True, slots=True)
 class ConfigFile:
     """The validation context of a config read from its file: a relative path
     is relative to the file's directory, not to wherever the station starts,
@@ -163,19 +163,29 @@ class ShoeConfig(Strict):
 
 
 def _shoe_config(name: str) -> type[ShoeConfig]:
+    """`ShoeConfig` plus the settings of ``BACKENDS[name].options``, each with
+    its default, description and bounds."""
     backend = BACKENDS[name]
-    default = " (absent means this one)" if name == BACKENDS.default else ""
-    model = create_model(
+    hints = get_type_hints(backend.options)
+    settings: dict[str, Any] = {
+        f.name: (hints[f.name], Field(f.default, **f.metadata))
+        for f in dataclasses.fields(backend.options)
+    }
+    # Only the default protocol may go unsaid (a config without it has always
+    # meant that one); the others are named, as the schema then says.
+    settings["protocol"] = (
+        Literal[name],
+        Field(name, description=f"The shoe's serial protocol: {name!r} (absent means this one).")
+        if name == BACKENDS.default
+        else Field(description=f"The shoe's serial protocol: {name!r}."),
+    )
+    return create_model(
         f"{name.capitalize()}ShoeConfig",
-        __base__=(ShoeConfig, backend.options),
+        __base__=ShoeConfig,
         __module__=__name__,
         __doc__=f"A card shoe speaking {name!r}: {backend.description}.",
-        protocol=(
-            Literal[name],  # type: ignore[arg-type]  # a Literal of a name known at import
-            Field(name, description=f"The shoe's serial protocol: {name!r}{default}."),
-        ),
+        **settings,
     )
-    return cast(type[ShoeConfig], model)
 
 
 # One model per protocol a real shoe can speak, built from the registry.

@@ -16,11 +16,9 @@ can still run the virtual shoe.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import TracebackType
 from typing import Any, Generic, Protocol, Self, TypeVar
-
-from pydantic import BaseModel, ConfigDict, Field
 
 from drivers.registry import Registry, UnknownDevice
 from drivers.shoe.beetek_session import BEETEK_BAUDRATE, BeeTekSession
@@ -38,30 +36,38 @@ class UnknownBackend(ShoeError, UnknownDevice, ValueError):
     """No shoe protocol of that name."""
 
 
-class ShoeOptions(BaseModel):
-    """A protocol's settings, the keys its shoe accepts in the station's config
-    beside ``port`` and ``protocol``. Unknown keys are refused: a setting this
-    protocol does not have (a heartbeat timeout for a shoe that sends no
-    heartbeat) would otherwise be believed and do nothing."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
+def setting(default: Any, description: str, **constraints: float) -> Any:
+    """A protocol's setting: its default, what it is (the config's schema shows
+    it) and its bounds (``gt=0``), which the config's model enforces."""
+    return field(default=default, metadata={"description": description, **constraints})
 
 
+@dataclass(frozen=True, slots=True)
+class ShoeOptions:
+    """A protocol's settings: the keys its shoe takes in the station's config
+    beside ``port`` and ``protocol``, and the options of `open_shoe`. A key the
+    protocol does not have is refused (a heartbeat timeout for a shoe that
+    sends no heartbeat would otherwise be believed, and do nothing)."""
+
+
+@dataclass(frozen=True, slots=True)
 class SerialOptions(ShoeOptions):
-    baudrate: int = Field(gt=0, description="The serial speed, in baud.")
+    baudrate: int
 
 
+@dataclass(frozen=True, slots=True)
 class FramedOptions(SerialOptions):
-    baudrate: int = Field(FRAMED_BAUDRATE, gt=0, description="The serial speed, in baud.")
-    heartbeat_timeout: float = Field(
+    baudrate: int = setting(FRAMED_BAUDRATE, "The serial speed, in baud.", gt=0)
+    heartbeat_timeout: float = setting(
         HEARTBEAT_TIMEOUT_S,
+        "A shoe silent for this long is offline, in seconds (PROTOCOL.md §4.6).",
         gt=0,
-        description="A shoe silent for this long is offline, in seconds (PROTOCOL.md §4.6).",
     )
 
 
+@dataclass(frozen=True, slots=True)
 class BeeTekOptions(SerialOptions):
-    baudrate: int = Field(BEETEK_BAUDRATE, gt=0, description="The serial speed, in baud.")
+    baudrate: int = setting(BEETEK_BAUDRATE, "The serial speed, in baud.", gt=0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,7 +118,7 @@ class ShoeBackend(Generic[Opts]):
 
     def open(self, *, port: str, on_event: EventSink, **options: Any) -> ShoeLink:
         tuning = {key: options.pop(key) for key in LINK_TUNING if key in options}
-        return self.link(self.options.model_validate(options), port, on_event, tuning)
+        return self.link(self.options(**options), port, on_event, tuning)
 
 
 # Options of every serial link, not of a protocol: tests shorten the backoff.
@@ -192,6 +198,6 @@ def open_shoe(protocol: str, *, port: str, on_event: EventSink, **options: Any) 
     ``options`` are the protocol's (`BACKENDS[protocol].options`: baudrate,
     heartbeat_timeout...) and, for a serial link, the backoff after a port
     failure: ``reconnect_first`` (0.05 s), ``reconnect_max`` (2.0 s). An option
-    the protocol does not have is refused (`pydantic.ValidationError`).
+    the protocol does not have is refused (TypeError).
     """
     return BACKENDS[protocol].open(port=port, on_event=on_event, **options)

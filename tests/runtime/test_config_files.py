@@ -64,6 +64,22 @@ def _variant_of_another_game(tmp: Path) -> tuple[str, str]:
     )
 
 
+def _unknown_shoe_protocol(tmp: Path) -> tuple[str, str]:
+    return (
+        _station(tmp, table='shoe = { port = "/dev/x", protocol = "morse" }\n'),
+        "tables[0].shoe.protocol: Input should be 'framed' or 'beetek'",
+    )
+
+
+def _setting_the_protocol_does_not_have(tmp: Path) -> tuple[str, str]:
+    # The Bee-Tek shoe sends no heartbeat: on main this was taken, and did nothing.
+    return (
+        _station(tmp, table='shoe = { port = "/dev/x", protocol = "beetek", '
+                            "heartbeat_timeout = 2.0 }\n"),
+        "tables[0].shoe.heartbeat_timeout: unknown key",
+    )
+
+
 def _journal_directory_not_writable(tmp: Path) -> tuple[str, str]:
     # /sys refuses new files even to root (these tests may run as root, for
     # whom permission bits do not count).
@@ -134,6 +150,8 @@ CASES: list[Case] = [
     _typo_variant_with_a_journal,
     _missing_variant_file,
     _variant_of_another_game,
+    _unknown_shoe_protocol,
+    _setting_the_protocol_does_not_have,
     _journal_directory_not_writable,
     _journal_under_a_file,
     _journal_is_a_directory,

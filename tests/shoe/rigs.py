@@ -7,7 +7,7 @@ pseudo-terminal; the virtual shoe needs no port.
 from __future__ import annotations
 
 import queue
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Protocol
 
@@ -15,6 +15,7 @@ from drivers.shoe import (
     BACKENDS,
     CardDrawn,
     CardUnread,
+    EventRefused,
     ShoeEvent,
     ShoeLink,
     ShoeOnline,
@@ -90,13 +91,21 @@ class VirtualRig:
 
 
 @contextmanager
-def rig(backend: str, **link_options: object) -> Iterator[Rig]:
+def rig(backend: str, *, refuse: Callable[[ShoeEvent], bool] | None = None,
+        **link_options: object) -> Iterator[Rig]:
     """A rig for ``BACKENDS[backend]``: on its simulator when it has one, else
-    (the virtual shoe) on the link itself, which the test plays."""
+    (the virtual shoe) on the link itself, which the test plays. An event
+    ``refuse`` is true of is not taken (`EventRefused`), as a stuck journal."""
     events: queue.Queue[ShoeEvent] = queue.Queue()
     entry = BACKENDS[backend]
+
+    def sink(event: ShoeEvent) -> None:
+        if refuse is not None and refuse(event):
+            raise EventRefused("the test's consumer refuses it")
+        events.put(event)
+
     if entry.simulator is None:
-        with open_shoe(backend, port="in-process", on_event=events, **link_options) as vlink:
+        with open_shoe(backend, port="in-process", on_event=sink, **link_options) as vlink:
             assert isinstance(vlink, VirtualShoeLink)
             assert isinstance(events.get(timeout=WAIT_S), ShoeOnline)
             yield VirtualRig(vlink, events)
@@ -104,6 +113,6 @@ def rig(backend: str, **link_options: object) -> Iterator[Rig]:
     # A shoe that heartbeats does so often: its silence is noticed quickly.
     heartbeat = {"heartbeat_interval": 0.2} if entry.can.heartbeat else {}
     with entry.simulator(seed=7, **heartbeat) as sim, \
-            open_shoe(backend, port=sim.port, on_event=events, **link_options) as link:
+            open_shoe(backend, port=sim.port, on_event=sink, **link_options) as link:
         assert isinstance(events.get(timeout=WAIT_S), ShoeOnline)
         yield SimulatedRig(sim, link, events)
