@@ -18,6 +18,7 @@ from dealer_station.actor import TableActor
 from dealer_station.config import TableConfig
 from dealer_station.journal import Journal
 from dealer_station.payloads import Topics
+from drivers.shoe.backends import WIRED
 
 Case = Callable[[Path], tuple[str, str]]
 
@@ -65,9 +66,10 @@ def _variant_of_another_game(tmp: Path) -> tuple[str, str]:
 
 
 def _unknown_shoe_protocol(tmp: Path) -> tuple[str, str]:
+    *others, last = map(repr, WIRED)  # the registry's protocols, as pydantic lists choices
     return (
         _station(tmp, table='shoe = { port = "/dev/x", protocol = "morse" }\n'),
-        "tables[0].shoe.protocol: Input should be 'framed' or 'beetek'",
+        f"tables[0].shoe.protocol: Input should be {', '.join(others)} or {last}",
     )
 
 
