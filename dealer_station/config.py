@@ -190,8 +190,9 @@ def _shoe_config(name: str) -> type[ShoeConfig]:
 
 # One model per protocol a real shoe can speak, built from the registry.
 SHOE_CONFIGS = {name: _shoe_config(name) for name in WIRED}
-# The keys under which pydantic's errors name the member of a tagged union.
-_TAGGED_UNIONS = frozenset({"shoe"})
+# The keys holding a union tagged by a field, and their tags, which pydantic's
+# errors put in the key's path (a wheel sensor's union will be another).
+_TAGGED_UNIONS = {"shoe": frozenset(SHOE_CONFIGS)}
 
 if TYPE_CHECKING:
     AnyShoeConfig = ShoeConfig
@@ -533,10 +534,10 @@ def _validated(text: str, source: str, context: ConfigFile | None) -> StationCon
 def _problem(error: ErrorDetails) -> tuple[tuple[int | str, ...], str]:
     """Where an error is and what it says, as the file's author wrote the keys:
     the member of a tagged union (``shoe``'s protocol) is not a key of theirs."""
+    path = error["loc"]
     loc = tuple(
-        item for i, item in enumerate(error["loc"])
-        if not (i and error["loc"][i - 1] in _TAGGED_UNIONS and isinstance(item, str)
-                and item in SHOE_CONFIGS)
+        item for i, item in enumerate(path)
+        if not (i and item in _TAGGED_UNIONS.get(str(path[i - 1]), frozenset()))
     )
     if error["type"] == "extra_forbidden":
         return loc, "unknown key"
