@@ -100,6 +100,10 @@ class ShoeSimulator(Protocol):
                  tb: TracebackType | None) -> None: ...
 
 
+# Options of every serial link, not of a protocol: tests shorten the backoff.
+LINK_TUNING = ("reconnect_first", "reconnect_max")
+
+
 Opts = TypeVar("Opts", bound=ShoeOptions)
 S = TypeVar("S", bound=SerialOptions)
 
@@ -119,10 +123,6 @@ class ShoeBackend(Generic[Opts]):
     def open(self, *, port: str, on_event: EventSink, **options: Any) -> ShoeLink:
         tuning = {key: options.pop(key) for key in LINK_TUNING if key in options}
         return self.link(self.options(**options), port, on_event, tuning)
-
-
-# Options of every serial link, not of a protocol: tests shorten the backoff.
-LINK_TUNING = ("reconnect_first", "reconnect_max")
 
 
 def serial_link(session: Callable[[S], ShoeSession]) -> Callable[
