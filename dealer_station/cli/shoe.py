@@ -74,6 +74,7 @@ def _decode(args: argparse.Namespace) -> int:
 
 
 def _simulate(args: argparse.Namespace) -> int:
+    import dataclasses
     import time
     from pathlib import Path
 
@@ -85,7 +86,7 @@ def _simulate(args: argparse.Namespace) -> int:
                                 "link_path": Path(args.link) if args.link else None}
     if backend.can.line_faults:
         settings["faults"] = LineFaults.mixed(args.fault_rate, seed=args.seed or 0)
-    baudrate = backend.options().model_dump().get("baudrate")
+    baudrate = dataclasses.asdict(backend.options()).get("baudrate")
     with backend.simulator(**settings) as sim:
         print(f"{args.protocol} shoe on {sim.port} ({baudrate} baud); Ctrl-C to stop",
               flush=True)

@@ -13,6 +13,9 @@ from __future__ import annotations
 
 import ast
 import dataclasses
+import signal
+import subprocess
+import sys
 import textwrap
 from pathlib import Path
 
@@ -25,7 +28,7 @@ from drivers.registry import Registry, UnknownDevice
 from drivers.shoe import BACKENDS, CardDrawn, ShoeEvent, UnknownBackend
 from drivers.shoe.backends import SIMULATED, WIRED
 from drivers.shoe.capture import BadCapture, decode_capture, read_capture
-from tests.shoe.rigs import next_events, rig
+from tests.shoe.rigs import WAIT_S, next_events, rig
 
 ROOT = Path(__file__).resolve().parents[2]
 REGISTRY = "drivers/shoe/backends.py"
@@ -239,6 +242,28 @@ def test_the_cli_offers_the_registry_s_protocols(
         main(["shoe", command, "--protocol", "morse", "x"])
     offered = WIRED if command == "decode" else SIMULATED
     assert f"choose from {', '.join(map(repr, offered))}" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("name", SIMULATED)
+def test_the_cli_runs_each_simulated_shoe_alike(name: str, tmp_path: Path) -> None:
+    link = tmp_path / "dealer-shoe"
+    shoe = subprocess.Popen(
+        [sys.executable, "-m", "dealer_station", "shoe", "simulate", "--protocol", name,
+         "--interval", "0.01", "--seed", "3", "--link", str(link)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    try:
+        assert shoe.stdout is not None
+        baudrate = dataclasses.asdict(BACKENDS[name].options())["baudrate"]
+        heading = f"{name} shoe on {link} ({baudrate} baud); Ctrl-C to stop\n"
+        assert shoe.stdout.readline() == heading
+        card = shoe.stdout.readline().split()
+        assert len(card) in (1, 2) and len(card[0]) == 2  # "7H", then what the shoe shows
+        assert (len(card) == 2) is BACKENDS[name].can.indicator
+    finally:
+        shoe.send_signal(signal.SIGINT)
+        _, err = shoe.communicate(timeout=WAIT_S)
+    assert shoe.returncode == 0, err
 
 
 # -- the generic registry, for the wheel's devices to come ------------------------
