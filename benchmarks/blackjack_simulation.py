@@ -8,8 +8,9 @@ Every round goes through ``BlackjackEngine.apply``, the engine the table runs:
 bets, cards off a uniformly shuffled shoe one by one (``DealtShoe``; the
 variant's own shuffle: every round, or when the cut card is out), the engine's legal actions,
 its settlement. (The table fold around it only adds the shoe's bookkeeping; it
-is left out for speed.) Each box plays the basic strategy table that
-``blackjack_odds.analyse`` builds from the same variant file, and declines
+is left out for speed.) Each box plays the variant's basic strategy table
+(``blackjack_strategy_table.build``, the one the station plays and
+``blackjack_odds.analyse`` reports), and declines
 insurance and even money. The simulated return must fall inside the 99.9%
 confidence interval around the computed basic-strategy return. With a cut card
 the game is not the full-shoe game the analysis computes (the cut-card effect,
@@ -30,11 +31,9 @@ from decimal import Decimal
 from typing import NamedTuple
 
 from dealer_station.games.blackjack import BlackjackEngine, BlackjackRound
-from dealer_station.games.blackjack_dealer import composition, rank_class
 from dealer_station.games.blackjack_odds import analyse
 from dealer_station.games.blackjack_rules import SHIPPED_VARIANTS, BlackjackRules, load_variant
-from dealer_station.games.blackjack_strategy import DEALT
-from dealer_station.games.blackjack_strategy_table import BasicStrategy
+from dealer_station.games.blackjack_strategy_table import BasicStrategy, build
 from dealer_station.games.cards import Card, standard_deck
 from dealer_station.games.events import (
     CloseBets,
@@ -56,9 +55,7 @@ def decide(
     box, index = int(box_text), int(hand_text)
     hand = rnd.box(box).hands[index]
     assert rnd.up_card is not None
-    legal = dict.fromkeys((a for a in options if a != "stand_all"), 0.0)
-    cards = composition([rank_class(c) for c in hand.cards])
-    action = strategy.choose(rank_class(rnd.up_card), cards, DEALT, hand.doubled, legal)
+    action = strategy.play(hand.cards, rnd.up_card, options, hand.doubled)
     return Decision(box=box, hand=index, action=action)
 
 
@@ -198,7 +195,7 @@ def main(argv: list[str] | None = None) -> int:
         odds = analyse(rules)
         analysed = time.perf_counter() - started
         mean, sd, seconds, cpu = simulate_in_parallel(
-            rules, odds.strategy, args.rounds, args.boxes, args.seed, args.workers
+            rules, build(rules), args.rounds, args.boxes, args.seed, args.workers
         )
         half = Z_999 * sd / math.sqrt(args.rounds)
         inside = abs(1 + mean - odds.rtp_basic) <= half

@@ -24,7 +24,6 @@ from dealer_station.config import SNAPSHOT_EVERY, BurnCards, TableConfig
 from dealer_station.games import table as table_fold
 from dealer_station.games.engine import Output
 from dealer_station.games.events import (
-    Decision,
     Event,
     HoldRound,
     SelectTable,
@@ -158,6 +157,9 @@ class TableActor:
 
     async def run(self) -> None:
         """Consume the queue forever; ``recover()`` first."""
+        rules = strategy_advice.blackjack_rules(self.state)
+        if rules is not None and strategy_advice.needs_strategy(rules):
+            await strategy_advice.ready(rules)  # at hand before the first decision
         self.timer.arm(self.state)
         self.latest = self._change()
         self.listeners.notify(self.latest)
@@ -302,7 +304,7 @@ class TableActor:
             new_state, outputs = table_fold.apply(self.state, event)
         except Rejected as rejected:
             return self._rejected(item, raw, rejected, now)
-        warning = self._strategy_warning(event)
+        warning = strategy_advice.warning(self.state, event)
         if warning is not None:
             for out in outputs:
                 if out["type"] == "decision":
@@ -346,16 +348,6 @@ class TableActor:
             if out["type"] == "round_settled":
                 self.last_result = message.payload
         return replace(outcome, seq=seq)
-
-    def _strategy_warning(self, event: Event) -> str | None:
-        """Diamond Blackjack's warning for a decision far from basic strategy."""
-        if not isinstance(event, Decision) or self.state is None:
-            return None
-        hand = event.hand
-        if hand is None:
-            step = self.state.next_step()
-            hand = int(step.to.split()[3]) if step.kind == "decision" else 0
-        return strategy_advice.warning(self.state, event.box, hand, event.action)
 
     def _rejected(
         self, item: Command, raw: dict[str, Any], rejected: Rejected, now: datetime

@@ -2,9 +2,10 @@
 
 ``Autoplay.next_event(state)`` looks at what the table waits for and returns the
 event a croupier, shoe or player would send: a card off the top of a really
-shuffled shoe, a bet, a decision by a simple basic strategy, a wheel result. It
-drives ``simulate`` and the demo station. Seeded: the same seed plays the same
-session.
+shuffled shoe, a bet, a decision by the variant's basic strategy (the table
+``strategy_advice`` keeps; on a station's loop, once ``strategy_advice.ready``
+has it), a wheel result. It drives ``simulate``
+and the demo station. Seeded: the same seed plays the same session.
 """
 
 from __future__ import annotations
@@ -13,8 +14,8 @@ import random
 from dataclasses import dataclass, field
 from decimal import Decimal
 
+from dealer_station import strategy_advice
 from dealer_station.games.blackjack import BlackjackEngine, BlackjackRound
-from dealer_station.games.blackjack_hand import card_value, hand_total
 from dealer_station.games.cards import Card, standard_deck
 from dealer_station.games.events import (
     CloseBets,
@@ -31,72 +32,6 @@ from dealer_station.games.events import (
 )
 from dealer_station.games.roulette_layout import BET_TYPES, placements
 from dealer_station.games.table import TableState
-
-# Multi-deck basic strategy, dealer stands on soft 17 (the usual published chart,
-# e.g. Wizard of Odds, "4-8 decks, dealer stands on soft 17"). Columns are the
-# dealer's up-card 2..10, A. H hit, S stand, D double else hit, Ds double else
-# stand, P split, R surrender else hit.
-_UP = (2, 3, 4, 5, 6, 7, 8, 9, 10, 11)
-_HARD = {
-    8: "H H H H H H H H H H",
-    9: "H D D D D H H H H H",
-    10: "D D D D D D D D H H",
-    11: "D D D D D D D D D H",
-    12: "H H S S S H H H H H",
-    13: "S S S S S H H H H H",
-    14: "S S S S S H H H H H",
-    15: "S S S S S H H H R H",
-    16: "S S S S S H H R R R",
-}
-_SOFT = {
-    13: "H H H D D H H H H H",
-    14: "H H H D D H H H H H",
-    15: "H H D D D H H H H H",
-    16: "H H D D D H H H H H",
-    17: "H D D D D H H H H H",
-    18: "S Ds Ds Ds Ds S S H H H",
-    19: "S S S S S S S S S S",
-}
-_PAIRS = {
-    1: "P P P P P P P P P P",
-    2: "P P P P P P H H H H",
-    3: "P P P P P P H H H H",
-    4: "H H H P P H H H H H",
-    6: "P P P P P H H H H H",
-    7: "P P P P P P H H H H",
-    8: "P P P P P P P P P P",
-    9: "P P P P P S P P S S",
-}
-
-
-def _chart(table: dict[int, str], row: int, up: int) -> str:
-    return table[row].split()[_UP.index(up)]
-
-
-def basic_strategy(cards: tuple[Card, ...], up: Card, legal: tuple[str, ...]) -> str:
-    """A legal action for the hand by the published multi-deck chart."""
-    up_value = 11 if up.rank == "A" else card_value(up)
-    total, soft = hand_total(cards)
-    code = ""
-    if len(cards) == 2 and card_value(cards[0]) == card_value(cards[1]) and "split" in legal:
-        code = _PAIRS.get(card_value(cards[0]), "")
-        code = "P" if code and _chart(_PAIRS, card_value(cards[0]), up_value) == "P" else ""
-    if not code:
-        if soft and total in _SOFT:
-            code = _chart(_SOFT, total, up_value)
-        elif not soft and total in _HARD:
-            code = _chart(_HARD, total, up_value)
-        else:
-            code = "S" if total >= 17 or (soft and total >= 19) else "H"
-    wanted = {
-        "H": ("hit", "stand"),
-        "S": ("stand",),
-        "D": ("double", "hit", "stand"),
-        "Ds": ("double", "stand"),
-        "P": ("split", "hit", "stand"),
-        "R": ("surrender", "hit", "stand"),
-    }[code]
-    return next(action for action in (*wanted, "stand") if action in legal)
 
 
 @dataclass
@@ -168,12 +103,13 @@ class Autoplay:
         rnd = state.round
         assert isinstance(engine, BlackjackEngine) and isinstance(rnd, BlackjackRound)
         step = engine.next_step(rnd)
-        _, box_text, _, hand_text = step.to.split()
-        box, hand = int(box_text), int(hand_text)
-        cards = rnd.box(box).hands[hand].cards
+        assert step.box is not None and step.hand is not None  # a decision is a hand's
+        played = rnd.box(step.box).hands[step.hand]
         assert rnd.up_card is not None
-        action = basic_strategy(cards, rnd.up_card, step.options)
-        return Decision(box=box, hand=hand, action=action)
+        # The variant's own basic strategy, as the timer and the warnings have it.
+        strategy = strategy_advice.work_out(engine.rules)
+        action = strategy.play(played.cards, rnd.up_card, step.options, played.doubled)
+        return Decision(box=step.box, hand=step.hand, action=action)
 
     def _amount(self, low: int, high: int) -> Decimal:
         return Decimal(self.rng.choice([v for v in (5, 10, 20, 25, 50, 100) if low <= v <= high]))

@@ -1,28 +1,74 @@
 """The station's configuration: one TOML file, validated strictly.
 
 Every model forbids unknown keys, so a typo in the file is an error that names
-the key, never a silently ignored setting. ``load_config`` then checks what the
-file names on disk: each table's variant, the journal's directory, the password
-and TLS files. ``dealer-station run`` and ``dealer-station config check FILE``
-both go through it, so they refuse the same files with the same lines.
+the key, never a silently ignored setting. Every check lives in the models'
+validators: the game (`dealer_station.games.table.GAMES`), each table's variant
+(the games' shipped variants, or a rule file), the shoe's protocol and its
+settings (`drivers.shoe.BACKENDS`), and, for a config read from its file, what
+the file names on disk: the journal's directory, the password, TLS and
+calibration files. ``load_config`` gives the models the file's directory (the
+validation context, `ConfigFile`); ``dealer-station run`` and ``dealer-station
+config check FILE`` both call it, so they refuse the same files with the same
+lines.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import tempfile
 import tomllib
 from importlib import resources
 from pathlib import Path
-from typing import Annotated, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal, NoReturn, Union, get_type_hints
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    ValidationInfo,
+    create_model,
+    field_validator,
+    model_validator,
+)
+from pydantic_core import ErrorDetails, PydanticCustomError
+
+from dealer_station.games.rulefile import RuleFileError
+from dealer_station.games.table import GAMES
+from drivers.shoe import BACKENDS
+from drivers.shoe.backends import WIRED
 
 Identifier = Annotated[str, Field(pattern=r"^[a-z0-9][a-z0-9-]{0,62}$")]
 
 
 class Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class ConfigFile:
+    """The validation context of a config read from its file: a relative path
+    is relative to the file's directory, not to wherever the station starts,
+    and each file the config names is checked. A config built in code (the
+    demo, a test) has no context: its paths are taken as given."""
+
+    directory: Path
+
+
+def _context(info: ValidationInfo) -> ConfigFile | None:
+    return info.context if isinstance(info.context, ConfigFile) else None
+
+
+def _resolved(path: Path, info: ValidationInfo) -> Path:
+    context = _context(info)
+    return path if context is None or path.is_absolute() else context.directory / path
+
+
+def _refuse(problem: str) -> NoReturn:
+    """A value the station could not use, said as it is ("<path>: is empty"),
+    without pydantic's "Value error, " in front."""
+    raise PydanticCustomError("unusable", "{problem}", {"problem": problem})
 
 
 class TlsConfig(Strict):
@@ -42,6 +88,11 @@ class TlsConfig(Strict):
         description="Skip checking the broker's certificate: only for a test broker with a "
         "self-signed certificate.",
     )
+
+    @field_validator("ca_file", "cert_file", "key_file")
+    @classmethod
+    def _readable(cls, path: Path | None, info: ValidationInfo) -> Path | None:
+        return None if path is None else _readable_file(path, info)
 
 
 class MqttConfig(Strict):
@@ -69,6 +120,18 @@ class MqttConfig(Strict):
         15, ge=5, le=600, description="The MQTT keep-alive interval, in seconds."
     )
 
+    @field_validator("password_file")
+    @classmethod
+    def _password_usable(cls, path: Path | None, info: ValidationInfo) -> Path | None:
+        if path is None:
+            return None
+        path = _resolved(path, info)
+        if _context(info) is not None:
+            problem = _password_problem(path)
+            if problem is not None:
+                _refuse(problem)
+        return path
+
     @model_validator(mode="after")
     def _one_password(self) -> MqttConfig:
         if self.password is not None and self.password_file is not None:
@@ -82,22 +145,64 @@ class MqttConfig(Strict):
 
 
 class ShoeConfig(Strict):
-    """A table's card shoe on a serial port (docs/shoe.md)."""
+    """A table's card shoe on a serial port (docs/shoe.md): what the shoes of every
+    protocol have. Each protocol of `drivers.shoe.BACKENDS` has its model below,
+    this plus the protocol's own settings; built in code without a protocol
+    (``ShoeConfig(port=...)``), a table takes it as the default protocol's."""
 
     port: str = Field(
         description="The shoe's serial port: a udev name (/dev/dealer-shoe) or any pyserial URL."
     )
-    protocol: Literal["framed", "beetek"] = Field(
-        "framed",
-        description='The shoe\'s serial protocol: "framed" (ours, firmware_proto/PROTOCOL.md) '
-        'or "beetek" (Bee-Tek ASCII lines).',
+    protocol: str = Field(
+        BACKENDS.default, description="The shoe's serial protocol, a name of drivers.shoe.BACKENDS."
     )
-    baudrate: int | None = Field(
-        None, description="The serial speed in baud; absent means the protocol's own."
+
+    def link_options(self) -> dict[str, Any]:
+        """The protocol's own settings, as `drivers.shoe.open_shoe` takes them."""
+        return self.model_dump(exclude={"port", "protocol"})
+
+
+def _shoe_config(name: str) -> type[ShoeConfig]:
+    """`ShoeConfig` plus the settings of ``BACKENDS[name].options``, each with
+    its default, description and bounds."""
+    backend = BACKENDS[name]
+    hints = get_type_hints(backend.options)
+    settings: dict[str, Any] = {
+        f.name: (hints[f.name], Field(f.default, **f.metadata))
+        for f in dataclasses.fields(backend.options)
+    }
+    # Only the default protocol may go unsaid (a config without it has always
+    # meant that one); the others are named, as the schema then says.
+    settings["protocol"] = (
+        Literal[name],
+        Field(name, description=f"The shoe's serial protocol: {name!r} (absent means this one).")
+        if name == BACKENDS.default
+        else Field(description=f"The shoe's serial protocol: {name!r}."),
     )
-    heartbeat_timeout: float = Field(
-        5.0, gt=0, description="A shoe silent for this long is offline, in seconds."
+    return create_model(
+        f"{name.capitalize()}ShoeConfig",
+        __base__=ShoeConfig,
+        __module__=__name__,
+        __doc__=f"A card shoe speaking {name!r}: {backend.description}.",
+        **settings,
     )
+
+
+# One model per protocol a real shoe can speak, built from the registry.
+SHOE_CONFIGS = {name: _shoe_config(name) for name in WIRED}
+# The keys holding a union tagged by a field, and their tags, which pydantic's
+# errors put in the key's path (a wheel sensor's union will be another).
+_TAGGED_UNIONS = {"shoe": frozenset(SHOE_CONFIGS)}
+
+if TYPE_CHECKING:
+    AnyShoeConfig = ShoeConfig
+    GameName = str
+else:
+    AnyShoeConfig = Annotated[
+        Union[tuple(SHOE_CONFIGS.values())],  # noqa: UP007 (built from the registry)
+        Field(discriminator="protocol"),
+    ]
+    GameName = Literal[tuple(GAMES)]
 
 
 class CameraConfig(Strict):
@@ -116,6 +221,18 @@ class CameraConfig(Strict):
         "(an alarm: results need a pit boss) until frames come again; longer than a USB "
         "camera's hiccup, short enough that no spin is judged on a dead picture.",
     )
+
+    @field_validator("source")
+    @classmethod
+    def _source_file(cls, source: str, info: ValidationInfo) -> str:
+        if source.isdigit() or "://" in source:  # a device index, a stream
+            return source
+        return str(_resolved(Path(source), info))
+
+    @field_validator("calibration")
+    @classmethod
+    def _calibration_readable(cls, path: Path | None, info: ValidationInfo) -> Path | None:
+        return None if path is None else _readable_file(path, info)
 
 
 class TimersConfig(Strict):
@@ -149,13 +266,13 @@ class TableConfig(Strict):
         description="The table's id, in its MQTT topics and API paths: lower-case letters, "
         "digits and hyphens."
     )
-    game: Literal["blackjack", "baccarat", "roulette"] = Field(description="The game played.")
+    game: GameName = Field(description="The game played.")
     variant: str | None = Field(
         None,
         description="The rules: a shipped variant's name or the path of a .toml rule file; "
         "absent means the game's default.",
     )
-    shoe: ShoeConfig | None = Field(
+    shoe: AnyShoeConfig | None = Field(
         None, description="The card shoe of a card game; absent means none is connected."
     )
     camera: CameraConfig | None = Field(None, description="The wheel camera (roulette).")
@@ -170,6 +287,29 @@ class TableConfig(Strict):
         description="A robot plays croupier and players (never the shoe or the wheel): the "
         "demo, and a burn-in of new hardware before it goes live.",
     )
+
+    @field_validator("variant")
+    @classmethod
+    def _known_variant(cls, variant: str | None, info: ValidationInfo) -> str | None:
+        if variant is None:
+            return None
+        if variant.endswith(".toml"):
+            variant = str(_resolved(Path(variant), info))
+        game = info.data.get("game")
+        problem = None if game is None else _variant_problem(game, variant)
+        if problem is not None:
+            _refuse(problem)
+        return variant
+
+    @field_validator("shoe", mode="before")
+    @classmethod
+    def _default_protocol(cls, shoe: object) -> object:
+        """A shoe without ``protocol`` speaks the default one, as it always has."""
+        if isinstance(shoe, ShoeConfig):
+            shoe = shoe.model_dump()
+        if isinstance(shoe, dict) and "protocol" not in shoe:
+            return {**shoe, "protocol": BACKENDS.default}
+        return shoe
 
 
 # What the station publishes of a burnt card (docs/mqtt.md, dealer_station/visibility.py).
@@ -306,6 +446,7 @@ class StationConfig(Strict):
     journal: Path = Field(
         Path("/var/lib/dealer-station/journal.sqlite3"),
         description="The journal's SQLite file (docs/journal.md); its directory must be writable.",
+        validate_default=True,  # the default journal is checked like a written one
     )
     snapshot_every: Annotated[int, Field(ge=1)] = Field(
         SNAPSHOT_EVERY,
@@ -317,6 +458,16 @@ class StationConfig(Strict):
     auth: AuthConfig = Field(AuthConfig(), description="The API's tokens and pit bosses.")
     publish: PublishConfig = Field(PublishConfig(), description="What the station publishes.")
     tables: list[TableConfig] = Field(description="The tables the station runs, at least one.")
+
+    @field_validator("journal")
+    @classmethod
+    def _journal_usable(cls, journal: Path, info: ValidationInfo) -> Path:
+        journal = _resolved(journal, info)
+        if _context(info) is not None:
+            problem = _journal_problem(journal)
+            if problem is not None:
+                _refuse(problem)
+        return journal
 
     @field_validator("tables")
     @classmethod
@@ -345,20 +496,8 @@ def _where(loc: tuple[int | str, ...]) -> str:
 
 
 def parse_config(text: str, source: str = "config") -> StationConfig:
-    try:
-        raw = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"{source}: not valid TOML: {exc}") from None
-    try:
-        return StationConfig.model_validate(raw)
-    except ValidationError as exc:
-        problems = []
-        for error in exc.errors():
-            message = error["msg"]
-            if error["type"] == "extra_forbidden":
-                message = "unknown key"
-            problems.append(f"{source}: {_where(error['loc'])}: {message}")
-        raise ConfigError("\n".join(problems)) from None
+    """A config from TOML text, its paths taken as given and not checked on disk."""
+    return _validated(text, source, None)
 
 
 def load_config(path: Path) -> StationConfig:
@@ -376,41 +515,41 @@ def load_config(path: Path) -> StationConfig:
             f"{path}: not UTF-8 text (byte {exc.start} is {data[exc.start]:#04x}): "
             "save the file as UTF-8"
         ) from None
-    config = _relative_to(parse_config(text, str(path)), path.parent)
-    problems = [f"{path}: {key}: {problem}" for key, problem in _on_disk(config)]
-    if problems:
-        raise ConfigError("\n".join(problems))
-    return config
+    return _validated(text, str(path), ConfigFile(path.parent))
 
 
-def _on_disk(config: StationConfig) -> list[tuple[str, str]]:
-    """What the config names that the station could not use: (key, why)."""
-    problems: list[tuple[str, str]] = []
-    for i, t in enumerate(config.tables):
-        variant = _variant_problem(t.game, t.variant)
-        if variant is not None:
-            problems.append((f"tables[{i}].variant", variant))
-        if t.camera is not None and t.camera.calibration is not None:
-            problems += _unreadable(f"tables[{i}].camera.calibration", t.camera.calibration)
-    journal = _journal_problem(config.journal)
-    if journal is not None:
-        problems.append(("journal", journal))
-    mqtt = config.mqtt
-    if mqtt.password_file is not None:
-        problems += _password_problem(mqtt.password_file)
-    if mqtt.tls is not None:
-        for key in ("ca_file", "cert_file", "key_file"):
-            tls_file: Path | None = getattr(mqtt.tls, key)
-            if tls_file is not None:
-                problems += _unreadable(f"mqtt.tls.{key}", tls_file)
-    return problems
+def _validated(text: str, source: str, context: ConfigFile | None) -> StationConfig:
+    try:
+        raw = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{source}: not valid TOML: {exc}") from None
+    try:
+        return StationConfig.model_validate(raw, context=context)
+    except ValidationError as exc:
+        problems = [f"{source}: {_where(loc)}: {message}" for loc, message in
+                    map(_problem, exc.errors())]
+        raise ConfigError("\n".join(problems)) from None
+
+
+def _problem(error: ErrorDetails) -> tuple[tuple[int | str, ...], str]:
+    """Where an error is and what it says, as the file's author wrote the keys:
+    the member of a tagged union (``shoe``'s protocol) is not a key of theirs."""
+    path = error["loc"]
+    loc = tuple(
+        item for i, item in enumerate(path)
+        if not (i and item in _TAGGED_UNIONS.get(str(path[i - 1]), frozenset()))
+    )
+    if error["type"] == "extra_forbidden":
+        return loc, "unknown key"
+    if error["type"] == "union_tag_invalid":
+        ctx = error.get("ctx", {})
+        *others, last = str(ctx.get("expected_tags", "")).split(", ")
+        expected = f"{', '.join(others)} or {last}" if others else last
+        return (*loc, str(ctx.get("discriminator", "")).strip("'")), f"Input should be {expected}"
+    return loc, error["msg"]
 
 
 def _variant_problem(game: str, variant: str | None) -> str | None:
-    # Imported here: the rules are not needed to parse a config.
-    from dealer_station.games.rulefile import RuleFileError
-    from dealer_station.games.table import GAMES
-
     try:
         GAMES[game](variant, None)
     except RuleFileError as exc:
@@ -435,24 +574,25 @@ def _shipped_variants(game: str) -> list[str]:
     )
 
 
-def _unreadable(key: str, path: Path) -> list[tuple[str, str]]:
-    try:
-        with path.open("rb") as f:
-            f.read(1)
-    except OSError as exc:
-        return [(key, f"{path}: {exc.strerror}")]
-    return []
+def _readable_file(path: Path, info: ValidationInfo) -> Path:
+    path = _resolved(path, info)
+    if _context(info) is not None:
+        try:
+            with path.open("rb") as f:
+                f.read(1)
+        except OSError as exc:
+            _refuse(f"{path}: {exc.strerror}")
+    return path
 
 
-def _password_problem(path: Path) -> list[tuple[str, str]]:
-    key = "mqtt.password_file"
+def _password_problem(path: Path) -> str | None:
     try:
         password = path.read_bytes().decode("utf-8").strip()
     except OSError as exc:
-        return [(key, f"{path}: {exc.strerror}")]
+        return f"{path}: {exc.strerror}"
     except UnicodeDecodeError:
-        return [(key, f"{path}: not UTF-8 text")]
-    return [] if password else [(key, f"{path}: is empty")]
+        return f"{path}: not UTF-8 text"
+    return None if password else f"{path}: is empty"
 
 
 def _journal_problem(journal: Path) -> str | None:
@@ -486,44 +626,3 @@ def _journal_problem(journal: Path) -> str | None:
             return f"directory {directory} is not writable: {exc.strerror}"
         return f"directory {directory} cannot be made in {existing}: {exc.strerror}"
     return None
-
-
-def _relative_to(config: StationConfig, base: Path) -> StationConfig:
-    """Paths written relative in the file are relative to the file, not to the
-    directory the station happens to start in."""
-
-    def resolve(p: Path) -> Path:
-        return p if p.is_absolute() else base / p
-
-    def resolve_optional(p: Path | None) -> Path | None:
-        return None if p is None else resolve(p)
-
-    tables = []
-    for t in config.tables:
-        camera = t.camera
-        if camera is not None:
-            source = camera.source
-            if not source.isdigit() and "://" not in source:
-                source = str(resolve(Path(source)))
-            calibration = resolve_optional(camera.calibration)
-            camera = camera.model_copy(update={"source": source, "calibration": calibration})
-        variant = t.variant
-        if variant is not None and variant.endswith(".toml"):
-            variant = str(resolve(Path(variant)))
-        tables.append(t.model_copy(update={"camera": camera, "variant": variant}))
-    mqtt = config.mqtt
-    tls = mqtt.tls
-    if tls is not None:
-        tls = tls.model_copy(
-            update={
-                "ca_file": resolve_optional(tls.ca_file),
-                "cert_file": resolve_optional(tls.cert_file),
-                "key_file": resolve_optional(tls.key_file),
-            }
-        )
-    mqtt = mqtt.model_copy(
-        update={"password_file": resolve_optional(mqtt.password_file), "tls": tls}
-    )
-    return config.model_copy(
-        update={"tables": tables, "journal": resolve(config.journal), "mqtt": mqtt}
-    )

@@ -2,10 +2,10 @@
 
 It plays the croupier's and the players' part through the table's own input
 queue, as the console and the game server would: opens rounds, places the
-players' bets, decides by basic strategy, lets the timers close betting and
-insurance. It never deals: cards come from the shoe (the demo's simulator, the
-tests' simulator), and roulette results from the camera. The demo runs one per
-table; the crash tests use it to play many rounds.
+players' bets, decides by the variant's basic strategy, lets the timers close
+betting and insurance. It never deals: cards come from the shoe (the demo's
+simulator, the tests' simulator), and roulette results from the camera. The
+demo runs one per table; the crash tests use it to play many rounds.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import logging
 
+from dealer_station import strategy_advice
 from dealer_station.actor import TableActor
 from dealer_station.autoplay import Autoplay
 from dealer_station.games.events import CloseBets, Decision, PlaceBet
@@ -44,6 +45,11 @@ class SelfDrivingCroupier:
         actor.listeners.subscribe("follow", lambda _: self.changed.set())
 
     async def run(self) -> None:
+        rules = strategy_advice.blackjack_rules(self.actor.state)
+        if rules is not None:
+            # The players decide by the variant's basic strategy: have it at
+            # hand (the station's start does) before the first decision.
+            await strategy_advice.ready(rules)
         while True:
             await self.changed.wait()
             self.changed.clear()

@@ -32,6 +32,11 @@ WINDOW = 64
 # How long the retained state waits behind the round events of a change.
 RETAINED_DELAY_S = 0.005
 
+# How long a cursor moved by PUBACKs waits to be written to the journal, so that
+# a card costs the journal one write (its own commit), not two: a move lost to a
+# crash only sends the same bytes again, as one lost to a power cut always could.
+CURSOR_DELAY_S = 0.25
+
 
 class TablePublisher:
     def __init__(
@@ -46,6 +51,8 @@ class TablePublisher:
         self.topics = actor.topics
         self.loop: asyncio.AbstractEventLoop | None = None
         self.acked = journal.acked(actor.id)
+        self._cursor_written = self.acked
+        self._cursor_due: asyncio.TimerHandle | None = None
         self.next_seq = self.acked + 1
         self.inflight: dict[int, int] = {}  # the link's message id -> outbox msg_seq
         self.acked_above: set[int] = set()
@@ -88,6 +95,9 @@ class TablePublisher:
         await self.link.close(
             goodbye=(self.topics.status, self._availability("offline", "station stopped"))
         )
+        if self._cursor_due is not None:
+            self._cursor_due.cancel()
+        self._write_cursor()
 
     @property
     def connected(self) -> bool:
@@ -133,8 +143,15 @@ class TablePublisher:
             self.acked_above.discard(advanced)
         if advanced != self.acked:
             self.acked = advanced
-            self.journal.set_acked(self.actor.id, advanced)
+            if self._cursor_due is None and self.loop is not None:
+                self._cursor_due = self.loop.call_later(CURSOR_DELAY_S, self._write_cursor)
         self._pump()
+
+    def _write_cursor(self) -> None:
+        self._cursor_due = None
+        if self._cursor_written != self.acked:
+            self.journal.set_acked(self.actor.id, self.acked)
+            self._cursor_written = self.acked
 
     def _pump(self) -> None:
         """Send the backlog from the outbox, as far as the window allows."""

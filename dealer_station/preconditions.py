@@ -47,7 +47,7 @@ RETENTION_SECONDS = 24 * 3600
 def step_id(state: TableState) -> str:
     step = state.next_step()
     round_id = state.round.round_id if state.round is not None else "-"
-    where = step.kind
+    where: str = step.kind
     if step.kind in _TO_MATTERS and step.to:
         where += ":" + step.to.replace(" ", "-")
     out = 0 if state.shoe is None else state.shoe.dealt + state.shoe.burned

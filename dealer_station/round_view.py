@@ -23,10 +23,13 @@ from dealer_station.games.roulette_layout import colour_of
 from dealer_station.games.table import TableState
 
 
-def _box_hand(to: str) -> str:
-    """``box 3 hand 1`` as a croupier counts hands, from 1: ``BOX 3 - HAND 2``."""
-    box, hand = to.split(" hand ")
-    return f"{box.upper()} - HAND {int(hand) + 1}"
+def place_text(step: NextStep) -> str:
+    """Where a step goes, in the croupier's words: a box's hand counted from 1
+    as a croupier counts hands (``box 3 hand 1`` is ``BOX 3 - HAND 2``), any
+    other place by its name (``DEALER``, ``BANKER``)."""
+    if step.box is not None and step.hand is not None:
+        return f"BOX {step.box} - HAND {step.hand + 1}"
+    return step.place.upper()
 
 
 # Why a round holds, in the words that send the croupier for a pit boss.
@@ -53,16 +56,16 @@ def action_text(step: NextStep, game: str, rnd: object = None, hold: str = "") -
     if step.kind == "wheel":
         return "NO MORE BETS: SPIN"
     if step.kind == "decision":
-        return f"DECISION: {_box_hand(step.to)}"
+        return f"DECISION: {place_text(step)}"
     if step.kind == "card":
         if game == "baccarat":
             # The tableau's third cards are what a croupier must not miss.
-            if isinstance(rnd, BaccaratRound) and len(getattr(rnd, step.to)) == 2:
-                return f"{step.to.upper()} THIRD CARD"
-            return f"CARD TO {step.to.upper()}"
-        if step.to == "dealer":
+            if isinstance(rnd, BaccaratRound) and len(getattr(rnd, step.place)) == 2:
+                return f"{place_text(step)} THIRD CARD"
+            return f"CARD TO {place_text(step)}"
+        if step.place == "dealer":
             return "DEALER DRAWS"
-        return f"CARD TO {_box_hand(step.to)}"
+        return f"CARD TO {place_text(step)}"
     return step.kind.upper()
 
 
@@ -109,8 +112,7 @@ def _blackjack_view(rnd: BlackjackRound) -> dict[str, Any]:
             for box in rnd.boxes
         ],
         "offers": [
-            {"box": o.box, "player": o.player, "kind": o.kind, "taken": o.taken}
-            for o in rnd.offers
+            {"box": o.box, "player": o.player, "kind": o.kind, "taken": o.taken} for o in rnd.offers
         ],
     }
 

@@ -205,12 +205,10 @@ class ShoeBridge:
             if card is not None:
                 self.cards.add(card)
 
-        options: dict[str, float | int] = {}
-        if self.config.baudrate:
-            options["baudrate"] = self.config.baudrate
-        if self.config.protocol == "framed":  # the ASCII shoe sends no heartbeat
-            options["heartbeat_timeout"] = self.config.heartbeat_timeout
-        self.link = open_shoe(self.config.protocol, port=self.config.port, on_event=post, **options)
+        # The protocol's own settings, as the config's shoe section holds them
+        # (drivers.shoe.BACKENDS[protocol].options).
+        self.link = open_shoe(self.config.protocol, port=self.config.port, on_event=post,
+                              **self.config.link_options())
         self.actor.listeners.subscribe("follow", self._follow_table)
         self.link.start()
 

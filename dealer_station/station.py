@@ -17,7 +17,7 @@ import signal
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
-from dealer_station import sdnotify
+from dealer_station import sdnotify, strategy_advice
 from dealer_station.actor import TableActor
 from dealer_station.api.server import serve_http
 from dealer_station.config import StationConfig
@@ -65,8 +65,12 @@ class Station:
             # Not in the main thread (tests run the station in a thread): no signals.
             with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
                 loop.add_signal_handler(sig, self.stopped.set)
+        # Before any table runs: a variant without a packaged basic strategy
+        # has it worked out now, in child processes, never at a decision on the loop.
+        await strategy_advice.prepare(self.config.tables)
         for actor in self.actors.values():
             actor.recover()
+        await strategy_advice.prepare((), (actor.state for actor in self.actors.values()))
         tasks = [
             asyncio.create_task(actor.run(), name=f"table {tid}")
             for tid, actor in self.actors.items()

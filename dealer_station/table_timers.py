@@ -16,7 +16,7 @@ from datetime import datetime, timedelta
 from dealer_station import strategy_advice
 from dealer_station.clock import Clock
 from dealer_station.config import TimersConfig
-from dealer_station.games.events import CloseBets, CloseInsurance, Decision, Event
+from dealer_station.games.events import CloseBets, CloseInsurance, Event
 from dealer_station.games.table import TableState
 
 
@@ -36,9 +36,7 @@ def timed_input(state: TableState, timers: TimersConfig) -> tuple[float, Event] 
     if step.kind == "insurance":
         return timers.insurance_seconds, CloseInsurance()
     if step.kind == "decision":
-        _, box, _, hand = step.to.split()
-        action = strategy_advice.timeout_action(state, int(box), int(hand), step.options)
-        return timers.decision_seconds, Decision(int(box), action, int(hand))
+        return timers.decision_seconds, strategy_advice.timeout_decision(state, step)
     return None
 
 

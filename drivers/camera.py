@@ -19,10 +19,12 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
+from drivers.errors import DriverError
+
 Frame = npt.NDArray[np.uint8]
 
 
-class CameraUnavailable(Exception):
+class CameraUnavailable(DriverError):
     """The source could not be opened (and, for a file, never will be)."""
 
 

@@ -9,9 +9,8 @@ layer may know which, not about cycles at run time: a rules engine that names
 the runtime's types depends on it just the same. The doc's one type-only import
 across folders (the API importing station.py) is allowed by the table anyway.
 
-Not seen: imports by a computed name (`importlib.import_module(name)`). The two
-in the tree load modules of their own package (drivers/shoe/backends.py its
-backends, dealer_station/cli its commands).
+Not seen: imports by a computed name (`importlib.import_module(name)`). The one
+in the tree loads modules of its own package (dealer_station/cli its commands).
 """
 
 from __future__ import annotations

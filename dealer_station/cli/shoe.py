@@ -1,9 +1,15 @@
-"""`dealer-station shoe`: read shoe captures, run a simulated shoe."""
+"""`dealer-station shoe`: read shoe captures, run a simulated shoe.
+
+The protocols offered and what each can do come from `drivers.shoe.BACKENDS`.
+"""
 
 from __future__ import annotations
 
 import argparse
 from typing import Any
+
+from drivers.shoe import BACKENDS
+from drivers.shoe.backends import SIMULATED, WIRED
 
 
 def register(subparsers: argparse._SubParsersAction[Any]) -> None:
@@ -17,7 +23,7 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
         "the shoe, or a pyserial spy:// hexdump (spy:///dev/dealer-shoe?file=capture.txt).",
     )
     decode.add_argument("capture", metavar="CAPTURE")
-    decode.add_argument("--protocol", choices=("framed", "beetek"), default="framed")
+    decode.add_argument("--protocol", choices=WIRED, default=BACKENDS.default)
     decode.add_argument("--json", action="store_true", help="one JSON object a line")
     decode.set_defaults(handler=_decode)
 
@@ -27,14 +33,15 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
         description="Deal from a shuffled shoe on a pseudo-terminal that a station can "
         "open like the real device; prints the port path.",
     )
-    simulate.add_argument("--protocol", choices=("framed", "beetek"), default="framed")
+    simulate.add_argument("--protocol", choices=SIMULATED, default=BACKENDS.default)
     simulate.add_argument("--decks", type=int, default=8)
     simulate.add_argument("--seed", type=int)
     simulate.add_argument("--interval", type=float, default=2.0,
                           help="seconds between cards (default 2)")
     simulate.add_argument("--link", help="path of the symlink to the port (default: a temp dir)")
+    faulty = ", ".join(name for name in SIMULATED if BACKENDS[name].can.line_faults)
     simulate.add_argument("--fault-rate", type=float, default=0.0,
-                          help="framed only: share of bytes damaged on the line")
+                          help=f"share of bytes damaged on the line (only: {faulty})")
     simulate.set_defaults(handler=_simulate)
 
 
@@ -43,12 +50,13 @@ def _decode(args: argparse.Namespace) -> int:
     import sys
     from pathlib import Path
 
-    from drivers.shoe.capture import BadCapture, decode_capture, read_capture
+    from drivers.shoe import ShoeError
+    from drivers.shoe.capture import decode_capture, read_capture
     from drivers.shoe.event_json import event_to_json
 
     try:
         decoded = decode_capture(read_capture(Path(args.capture)), args.protocol)
-    except (OSError, BadCapture) as exc:
+    except (OSError, ShoeError) as exc:
         print(f"shoe decode: {exc}", file=sys.stderr)
         return 2
     for number, event in enumerate(decoded.events, 1):
@@ -66,34 +74,26 @@ def _decode(args: argparse.Namespace) -> int:
 
 
 def _simulate(args: argparse.Namespace) -> int:
+    import dataclasses
     import time
     from pathlib import Path
 
-    link = Path(args.link) if args.link else None
-    if args.protocol == "beetek":
-        from drivers.shoe.beetek_simulator import BeeTekShoeSimulator
-
-        with BeeTekShoeSimulator(decks=args.decks, seed=args.seed, link_path=link) as bsim:
-            print(f"Bee-Tek shoe on {bsim.port} (9600 baud); Ctrl-C to stop", flush=True)
-            try:
-                while bsim.cards_left:
-                    time.sleep(args.interval)
-                    print(bsim.draw(1)[0], flush=True)
-            except KeyboardInterrupt:
-                pass
-        return 0
-
     from drivers.shoe.line_faults import LineFaults
-    from drivers.shoe.simulator import FramedShoeSimulator
 
-    faults = LineFaults.mixed(args.fault_rate, seed=args.seed or 0)
-    with FramedShoeSimulator(decks=args.decks, seed=args.seed, link_path=link,
-                             faults=faults) as sim:
-        print(f"framed shoe on {sim.port}; Ctrl-C to stop", flush=True)
+    backend = BACKENDS[args.protocol]
+    assert backend.simulator is not None  # the choices are the simulated protocols
+    settings: dict[str, Any] = {"decks": args.decks, "seed": args.seed,
+                                "link_path": Path(args.link) if args.link else None}
+    if backend.can.line_faults:
+        settings["faults"] = LineFaults.mixed(args.fault_rate, seed=args.seed or 0)
+    baudrate = dataclasses.asdict(backend.options()).get("baudrate")
+    with backend.simulator(**settings) as sim:
+        print(f"{args.protocol} shoe on {sim.port} ({baudrate} baud); Ctrl-C to stop",
+              flush=True)
         try:
             while sim.cards_left:
                 time.sleep(args.interval)
-                print(f"{sim.draw(1)[0]}  indicator={sim.indicator.name.lower()}", flush=True)
+                print(f"{sim.draw(1)[0]}  {sim.status()}".rstrip(), flush=True)
         except KeyboardInterrupt:
             pass
     return 0

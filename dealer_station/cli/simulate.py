@@ -7,7 +7,7 @@ import json
 import sys
 from typing import Any
 
-GAMES = ("blackjack", "baccarat", "roulette")
+from dealer_station.games.table import GAMES
 
 
 def register(subparsers: Any) -> None:
@@ -35,7 +35,7 @@ def run(args: argparse.Namespace) -> int:
     from dealer_station.games.rejection import Rejected
     from dealer_station.games.rulefile import RuleFileError
 
-    games = GAMES if args.game == "all" else (args.game,)
+    games = tuple(GAMES) if args.game == "all" else (args.game,)
     if args.variant and len(games) > 1:
         print("dealer-station simulate: --variant needs --game", file=sys.stderr)
         return 2

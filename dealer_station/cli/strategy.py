@@ -1,5 +1,6 @@
-"""`dealer-station strategy`: the best action for one blackjack hand, and what
-each legal action is worth, under a variant's rules."""
+"""`dealer-station strategy`: the best action for one blackjack hand, what
+each legal action is worth, and what the variant's basic strategy table plays
+(the table the station plays and warns against), under a variant's rules."""
 
 from __future__ import annotations
 
@@ -14,10 +15,11 @@ from dealer_station.games.blackjack import DEFAULT_VARIANT
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "strategy",
-        help="best action and each action's expected value for a blackjack hand",
+        help="best action, each action's expected value and basic strategy for a blackjack hand",
         description="Exact expected values (per unit of the original bet) of each legal action "
         "for a hand against an up-card, from a full shoe with those cards out. In a peek game "
-        "they are conditional on the dealer having no blackjack.",
+        "they are conditional on the dealer having no blackjack; and the action of the "
+        "variant's basic strategy table (one action per total, the station's).",
     )
     parser.add_argument("--variant", default=DEFAULT_VARIANT, help="name or .toml path")
     parser.add_argument("--hand", required=True, help="the hand's cards, e.g. 'TD 6S'")
@@ -36,6 +38,7 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from dealer_station import strategy_advice
     from dealer_station.games.blackjack_rules import load_variant
     from dealer_station.games.blackjack_strategy import decision_evs
     from dealer_station.games.cards import CardError, parse_card, parse_cards
@@ -51,12 +54,17 @@ def run(args: argparse.Namespace) -> int:
         return 2
     ranked = sorted(evs, key=evs.__getitem__, reverse=True)
     best = ranked[0]
+    # The table the station plays (packaged for a shipped variant, else worked
+    # out: seconds). Its action can differ from the best for these very cards:
+    # it is one action per total (total-dependent basic strategy).
+    basic = strategy_advice.work_out(rules).play(cards, up, evs, args.doubled)
     if args.json:
         out = {
             "variant": args.variant,
             "hand": [str(c) for c in cards],
             "up": str(up),
             "best": best,
+            "basic_strategy": basic,
             "evs": {a: evs[a] for a in ranked},
         }
         print(json.dumps(out, indent=2))
@@ -66,4 +74,5 @@ def run(args: argparse.Namespace) -> int:
         loss = evs[best] - evs[action]
         note = "" if action == best else f"  (gives up {loss:.4f})"
         print(f"  {action:<10} {evs[action]:+.6f}{note}")
+    print(f"basic strategy: {basic}")
     return 0

@@ -236,7 +236,7 @@ class BaccaratEngine:
         if state.phase == "betting":
             return NextStep("bets")
         due = state.due() if state.phase == "dealing" else None
-        return NextStep("settled") if due is None else NextStep("card", to=due)
+        return NextStep("settled") if due is None else NextStep("card", due)
 
     def apply(self, state: BaccaratRound, event: Event) -> tuple[BaccaratRound, list[Output]]:
         # Any card the tableau does not call for is a misdeal, even after the round.

@@ -173,10 +173,6 @@ def split_refusal(
     return ""
 
 
-def _hand_label(box: int, hand: int) -> str:
-    return f"box {box} hand {hand}"
-
-
 def _replace_hand(rnd: BlackjackRound, box_number: int, index: int, hand: Hand) -> BlackjackRound:
     boxes = tuple(
         replace(b, hands=(*b.hands[:index], hand, *b.hands[index + 1 :]))
@@ -205,7 +201,7 @@ class BlackjackEngine:
         if state.phase == "betting":
             return NextStep("bets")
         if state.phase == "dealing":
-            return NextStep("card", self._initial_destination(state))
+            return self._initial_card(state)
         if state.phase == "insurance":
             waiting = [o for o in state.offers if o.taken is None]
             return NextStep(
@@ -219,24 +215,22 @@ class BlackjackEngine:
             box, index = current
             hand = state.box(box).hands[index]
             if len(hand.cards) < 2 or hand.awaiting_card:
-                return NextStep("card", _hand_label(box, index))
-            return NextStep(
-                "decision", _hand_label(box, index), self.legal_actions(state, box, index)
-            )
+                return NextStep.at_hand("card", box, index)
+            return NextStep.at_hand("decision", box, index, self.legal_actions(state, box, index))
         if state.phase == "dealer":
             return NextStep("card", "dealer")
         return NextStep("settled")
 
-    def _initial_destination(self, state: BlackjackRound) -> str:
+    def _initial_card(self, state: BlackjackRound) -> NextStep:
         for b in state.boxes:
             if not b.hands[0].cards:
-                return _hand_label(b.number, 0)
+                return NextStep.at_hand("card", b.number, 0)
         if not state.dealer:
-            return "dealer"
+            return NextStep("card", "dealer")
         for b in state.boxes:
             if len(b.hands[0].cards) < 2:
-                return _hand_label(b.number, 0)
-        return "dealer"
+                return NextStep.at_hand("card", b.number, 0)
+        return NextStep("card", "dealer")
 
     def _current(self, state: BlackjackRound) -> tuple[int, int] | None:
         for b in state.boxes:
@@ -405,7 +399,8 @@ class BlackjackEngine:
             if state.phase == "dealing":
                 return self._after_card(new, outputs)
             return self._dealer_continue(new, outputs)
-        box_number, index = _parse_label(step.to)
+        assert step.box is not None and step.hand is not None  # a card not to the dealer
+        box_number, index = step.box, step.hand
         box = state.box(box_number)
         hand = box.hands[index]
         hand = replace(hand, cards=(*hand.cards, card), awaiting_card=False)
@@ -627,7 +622,8 @@ class BlackjackEngine:
                 step.kind, "no_decision_due"
             )
             raise Rejected(reason, f"waiting for {step.kind} {step.to}".strip())
-        box_number, index = _parse_label(step.to)
+        assert step.box is not None and step.hand is not None  # a decision is a hand's
+        box_number, index = step.box, step.hand
         hand_index = decision.hand if decision.hand is not None else index
         if (decision.box, hand_index) != (box_number, index):
             raise Rejected("not_your_turn", f"the decision is due on {step.to}")
@@ -744,11 +740,6 @@ def _reveal(
         "why": why,
     }
     return replace(state, hole_card="revealed"), [*outputs, revealed]
-
-
-def _parse_label(label: str) -> tuple[int, int]:
-    _, box, _, hand = label.split()
-    return int(box), int(hand)
 
 
 def _add_stake(stakes: tuple[Stake, ...], player: str, amount: Decimal) -> tuple[Stake, ...]:

@@ -20,7 +20,6 @@ from dealer_station.games.blackjack_dealer import (
     ACE,
     TEN,
     Composition,
-    composition,
     dealer_probabilities,
     full_shoe,
 )
@@ -35,8 +34,9 @@ from dealer_station.games.blackjack_strategy import (
     UpCardSolver,
     optimal,
     same_rank_share,
+    up_card_solvers,
 )
-from dealer_station.games.blackjack_strategy_table import BasicStrategy, build
+from dealer_station.games.blackjack_strategy_table import BasicStrategy, tabulate
 from dealer_station.games.cards import Card
 from dealer_station.games.rulefile import parse_ratio
 
@@ -158,9 +158,6 @@ def _sevens(rules: BlackjackRules, shoe: Composition, draws_third: dict[int, flo
     )
 
 
-_TWO_CARD: Final = tuple(composition([a, b]) for a in range(10) for b in range(a, 10))
-
-
 @dataclass(frozen=True, slots=True)
 class _Row:
     """One dealt hand as a chooser played it: the values of its actions
@@ -174,39 +171,21 @@ class _Row:
     ev: float
 
 
-def _solvers(rules: BlackjackRules, shoe: Composition, choose: Chooser) -> dict[int, UpCardSolver]:
-    solvers = {}
-    for up in range(10):
-        if shoe[up]:
-            solver = solvers[up] = UpCardSolver(rules, shoe, up, choose)
-            solver.prefetch((h, DEALT) for h in _TWO_CARD if solver.possible(h))
-    return solvers
-
-
-def _play(
-    rules: BlackjackRules, shoe: Composition, solvers: dict[int, UpCardSolver], splits: bool
-) -> list[_Row]:
+def _play(rules: BlackjackRules, solvers: dict[int, UpCardSolver], splits: bool) -> list[_Row]:
     """Every dealt hand against every up-card, played by the solvers'
     chooser."""
-    n = sum(shoe)
     pays = suited_blackjack_pays(rules)
     player_bj_wins = rules.blackjack_vs_dealer_blackjack == "player_wins"
     rows = []
     for up, solver in solvers.items():
-        left, cards = solver.shoe, solver.cards
-        for hand in _TWO_CARD:
-            a, b = (r for r in range(10) for _ in range(hand[r]))
-            ways = left[a] * (left[b] - 1) if a == b else 2 * left[a] * left[b]
-            if ways <= 0:
-                continue
-            p = shoe[up] / n * ways / (cards * (cards - 1))
-            if {a, b} == {ACE, TEN}:
+        for hand, p in solver.dealt():
+            if hand[ACE] == hand[TEN] == 1:
                 dealer_bj = solver.blackjack_chance(hand)
                 value = pays * (1 if player_bj_wins else 1 - dealer_bj)
                 rows.append(_Row(up, hand, p, {}, "blackjack", value))
                 continue
             evs = solver.dealt_evs(hand, pair_splits=splits)
-            share = same_rank_share(rules, left[TEN]) if a == b == TEN else 1.0
+            share = same_rank_share(rules, solver.shoe[TEN]) if hand[TEN] == 2 else 1.0
             action, value = _played(solver, hand, evs, share)
             rows.append(_Row(up, hand, p, evs, action, value + solver.offset(hand)))
     return rows
@@ -224,7 +203,7 @@ def main_bet_ev(
     shoe = shoe or full_shoe(rules.decks)
     return sum(
         row.probability * row.ev
-        for row in _play(rules, shoe, _solvers(rules, shoe, choose), splits)
+        for row in _play(rules, up_card_solvers(rules, shoe, choose), splits)
     )
 
 
@@ -233,13 +212,10 @@ def analyse(rules: BlackjackRules, shoe: Composition | None = None) -> VariantOd
     of the ten rank classes, for tests and small cases)."""
     shoe = shoe or full_shoe(rules.decks)
     n = sum(shoe)
-    solvers = _solvers(rules, shoe, optimal)
-    best_rows = _play(rules, shoe, solvers, True)
-    strategy = build(
-        ((r.up, r.hand, r.probability, r.evs) for r in best_rows if r.evs),
-        rules.surrender_after_double and rules.surrender == "any",
-    )
-    basic_rows = _play(rules, shoe, {u: s.fork(strategy.choose) for u, s in solvers.items()}, True)
+    solvers = up_card_solvers(rules, shoe)
+    best_rows = _play(rules, solvers, True)
+    strategy = tabulate(rules, ((r.up, r.hand, r.probability, r.evs) for r in best_rows if r.evs))
+    basic_rows = _play(rules, {u: s.fork(strategy.choose) for u, s in solvers.items()}, True)
     hands: list[DealtHand] = []
     ev_opt = dict.fromkeys(solvers, 0.0)
     ev_bas = dict.fromkeys(solvers, 0.0)
@@ -290,4 +266,3 @@ def analyse(rules: BlackjackRules, shoe: Composition | None = None) -> VariantOd
         strategy,
         tuple(side_bets),
     )
-

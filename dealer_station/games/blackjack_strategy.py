@@ -31,7 +31,7 @@ settles as a standing hand does.
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from functools import cache, lru_cache
 from typing import Final, Literal, NamedTuple, Protocol
 
@@ -74,6 +74,9 @@ class Spot(NamedTuple):
 
 
 DEALT: Final = Spot()
+
+# Every two-card hand, as rank-class counts.
+TWO_CARD: Final = tuple(composition([a, b]) for a in range(10) for b in range(a, 10))
 
 
 class Chooser(Protocol):
@@ -471,6 +474,17 @@ class UpCardSolver:
             return -self.blackjack_chance(hand)
         return 0.0
 
+    def dealt(self) -> Iterator[tuple[Composition, float]]:
+        """Every two-card hand this shoe can deal with the up-card, and the
+        chance of the up-card and that hand (among all deals)."""
+        left, cards = self.shoe, self.cards
+        up_chance = (left[self.up] + 1) / (cards + 1)
+        for hand in TWO_CARD:
+            a, b = (r for r in range(10) for _ in range(hand[r]))
+            ways = left[a] * (left[b] - 1) if a == b else 2 * left[a] * left[b]
+            if ways > 0:
+                yield hand, up_chance * ways / (cards * (cards - 1))
+
     def dealt_evs(self, hand: Composition, pair_splits: bool = True) -> dict[str, float]:
         """Each legal action's value for the dealt two-card hand (not a
         blackjack), ``offset`` not included."""
@@ -493,28 +507,27 @@ class UpCardSolver:
         return value
 
 
+def up_card_solvers(
+    rules: BlackjackRules, shoe: Composition, choose: Chooser = optimal
+) -> dict[int, UpCardSolver]:
+    """A solver for every up-card the shoe holds, the dealer's probabilities
+    for every dealt hand fetched in one batch each."""
+    solvers = {}
+    for up in range(10):
+        if shoe[up]:
+            solver = solvers[up] = UpCardSolver(rules, shoe, up, choose)
+            solver.prefetch((h, DEALT) for h in TWO_CARD if solver.possible(h))
+    return solvers
+
+
 # -- one decision at the table ---------------------------------------------------------
 
 
 @lru_cache(maxsize=40)
-def _solver(rules: BlackjackRules, up: int) -> UpCardSolver:
+def solver_for(rules: BlackjackRules, up: int) -> UpCardSolver:
     """One solver per variant and up-card, kept: its values only grow as
     decisions are asked about, so the table's questions get cheaper."""
     return UpCardSolver(rules, full_shoe(rules.decks), up)
-
-
-def warm_up(rules: BlackjackRules) -> None:
-    """Work out every dealt hand against every up-card now (seconds, once
-    per variant), so that every later decision is answered from memory: the
-    hands a player reaches by hitting, doubling or splitting are all on the
-    way."""
-    for up in range(10):
-        solver = _solver(rules, up)
-        for a in range(10):
-            for b in range(a, 10):
-                hand = composition([a, b])
-                if solver.possible(hand) and {a, b} != {ACE, TEN}:
-                    solver.dealt_evs(hand)
 
 
 def decision_evs(
@@ -537,7 +550,7 @@ def decision_evs(
     total, _ = hand_value(hand)
     if len(cards) < 2 or total >= 21:
         raise ValueError("the hand has no decision to make")
-    solver = _solver(rules, rank_class(up))
+    solver = solver_for(rules, rank_class(up))
     spot = DEALT
     if hands_in_box > 1:
         spot = solver.split_spot(rank_class(cards[0]), hands_in_box, first_hand)
@@ -550,71 +563,3 @@ def decision_evs(
     if not split_refusal(rules, cards, hands_in_box, split_aces=split_aces, doubled=doubled):
         evs[SPLIT] = solver.split_value(rank_class(cards[0]), hands_in_box, first_hand)
     return {a: solver.as_seen(hand, spot, v) for a, v in evs.items()}
-
-
-def recommended_action(
-    rules: BlackjackRules,
-    cards: Sequence[Card],
-    up: Card,
-    legal: Iterable[str],
-    *,
-    hands_in_box: int = 1,
-    first_hand: bool = True,
-    doubled: bool = False,
-) -> str:
-    """The legal action of highest expected value (what the decision timer
-    plays for a player who does not answer, with ``basic_strategy``)."""
-    evs = decision_evs(
-        rules, cards, up, hands_in_box=hands_in_box, first_hand=first_hand, doubled=doubled
-    )
-    allowed = {a for a in legal if a in evs}
-    return max(allowed or evs, key=evs.__getitem__)
-
-
-def ev_loss(
-    rules: BlackjackRules,
-    cards: Sequence[Card],
-    up: Card,
-    action: str,
-    *,
-    hands_in_box: int = 1,
-    first_hand: bool = True,
-    doubled: bool = False,
-) -> float:
-    """How much expected value ``action`` gives up against the best action,
-    per unit of the box's original bet (0 for the best action). ``stand_all``
-    counts as standing this hand."""
-    evs = decision_evs(
-        rules, cards, up, hands_in_box=hands_in_box, first_hand=first_hand, doubled=doubled
-    )
-    chosen = STAND if action == "stand_all" else action
-    if chosen not in evs:
-        raise ValueError(f"{action!r} is not an action this hand has")
-    return max(evs.values()) - evs[chosen]
-
-
-def deviation_warning(
-    rules: BlackjackRules,
-    cards: Sequence[Card],
-    up: Card,
-    action: str,
-    threshold: float,
-    *,
-    hands_in_box: int = 1,
-    first_hand: bool = True,
-    doubled: bool = False,
-) -> str | None:
-    """The warning for a decision that gives up more than ``threshold`` (per
-    unit of the original bet) against the best action, or None."""
-    loss = ev_loss(
-        rules,
-        cards,
-        up,
-        action,
-        hands_in_box=hands_in_box,
-        first_hand=first_hand,
-        doubled=doubled,
-    )
-    if loss <= threshold:
-        return None
-    return f"deviates from basic strategy, EV -{loss:.2f}"

@@ -13,19 +13,34 @@ doubled total surrenders rather than stands.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Final
+from functools import lru_cache
+from typing import Any, Final
 
-from dealer_station.games.blackjack_dealer import ACE, RANK_CLASSES, TEN, Composition, hand_value
+from dealer_station.games.blackjack_dealer import (
+    ACE,
+    RANK_CLASSES,
+    TEN,
+    Composition,
+    composition,
+    full_shoe,
+    hand_value,
+    rank_class,
+)
+from dealer_station.games.blackjack_rules import BlackjackRules
 from dealer_station.games.blackjack_strategy import (
+    DEALT,
     DOUBLE,
     HIT,
     SPLIT,
     STAND,
     SURRENDER,
     Spot,
+    decision_evs,
+    up_card_solvers,
 )
+from dealer_station.games.cards import Card
 
 # Up-cards in the order players read them: 2 to 10, then the ace.
 UP_ORDER: Final = (1, 2, 3, 4, 5, 6, 7, 8, 9, ACE)
@@ -35,6 +50,20 @@ PAIR_ROWS: Final = tuple(range(10))
 
 _LETTER: Final = {STAND: "S", HIT: "H", DOUBLE: "D", SPLIT: "P", SURRENDER: "R"}
 _ACTION: Final = {letter: action for action, letter in _LETTER.items()}
+# Every cell ``cell_code`` writes: an action, or a double or surrender and
+# what to do when it is not allowed.
+_CELLS: Final = frozenset(_LETTER.values()) | {
+    first + then.lower() for first in "DR" for then in "SHP"
+}
+
+
+# The rows a doubled hand may surrender from: (soft, total).
+_RESCUE_ROWS: Final = tuple((False, t) for t in HARD_ROWS) + tuple((True, t) for t in SOFT_ROWS)
+
+
+def _rescue_label(key: tuple[bool, int]) -> str:
+    soft, total = key
+    return f"{'soft' if soft else 'hard'} {total}"
 
 
 def up_label(up: int) -> str:
@@ -97,6 +126,64 @@ class BasicStrategy:
                 return action_for(cell, evs)
         return action_for(self.code(total, soft, up), evs)
 
+    def play(self, cards: Sequence[Card], up: Card, legal: Iterable[str], doubled: bool) -> str:
+        """The action for ``cards`` against ``up`` among the legal ones
+        (``stand_all`` is never the table's choice)."""
+        allowed = dict.fromkeys((a for a in legal if a != "stand_all"), 0.0)
+        hand = composition([rank_class(c) for c in cards])
+        return self.choose(rank_class(up), hand, DEALT, doubled, allowed)
+
+    def to_data(self) -> dict[str, str | dict[str, str]]:
+        """Every cell, each row a line of a strategy card (up-cards 2 to 10,
+        then the ace; ``-`` where the table has no cell), rows by total and
+        pairs by their cards; after a double, ``R`` surrender or ``S`` stand.
+        The form of a packaged table: ``from_data`` reads it back exactly."""
+
+        def line(cells: Mapping[int, str]) -> str:
+            return " ".join(cells.get(up, "-") for up in UP_ORDER)
+
+        return {
+            "up_cards": " ".join(up_label(up) for up in UP_ORDER),
+            "hard": {str(row): line(cells) for row, cells in self.hard.items()},
+            "soft": {str(row): line(cells) for row, cells in self.soft.items()},
+            "pairs": {pair_label(pair): line(cells) for pair, cells in self.pairs.items()},
+            "after_double": {
+                _rescue_label(key): line({up: "R" if wants else "S" for up, wants in flags.items()})
+                for key, flags in self.rescue.items()
+            },
+        }
+
+    @classmethod
+    def from_data(cls, data: Mapping[str, Any]) -> BasicStrategy:
+        """The table ``to_data`` wrote; ``ValueError`` for anything else (a row
+        or a cell no table has)."""
+
+        def cells(line: object, allowed: frozenset[str]) -> dict[int, str]:
+            codes = str(line).split(" ")
+            if len(codes) != len(UP_ORDER) or not set(codes) <= allowed | {"-"}:
+                raise ValueError(f"not a row of a basic strategy table: {line!r}")
+            return {up: code for up, code in zip(UP_ORDER, codes, strict=True) if code != "-"}
+
+        def rows(kind: str, labels: Mapping[str, Any]) -> dict[Any, Mapping[str, Any]]:
+            found = data[kind]
+            if not set(found) <= set(labels):
+                raise ValueError(f"{kind}: no such row {sorted(set(found) - set(labels))}")
+            return {row: found[label] for label, row in labels.items() if label in found}
+
+        def table(kind: str, labels: Mapping[str, int]) -> dict[int, dict[int, str]]:
+            return {row: cells(line, _CELLS) for row, line in rows(kind, labels).items()}
+
+        rescues = {_rescue_label(key): key for key in _RESCUE_ROWS}
+        return cls(
+            table("hard", {str(row): row for row in HARD_ROWS}),
+            table("soft", {str(row): row for row in SOFT_ROWS}),
+            table("pairs", {pair_label(pair): pair for pair in PAIR_ROWS}),
+            {
+                key: {up: code == "R" for up, code in cells(line, frozenset("RS")).items()}
+                for key, line in rows("after_double", rescues).items()
+            },
+        )
+
     def to_json(self) -> dict[str, object]:
         def rows(
             table: dict[int, dict[int, str]], label: Callable[[int], str]
@@ -147,13 +234,14 @@ class BasicStrategy:
         return lines
 
 
-def build(
+def tabulate(
+    rules: BlackjackRules,
     weighted: Iterable[tuple[int, Composition, float, dict[str, float]]],
-    surrender_after_double: bool,
 ) -> BasicStrategy:
     """The table from (up-card, dealt two-card hand, chance of it, value of
     each action) for every hand that is not a blackjack. Pairs count in their
     hard or soft row with the values of playing them unsplit."""
+    surrender_after_double = rules.surrender_after_double and rules.surrender == "any"
     sums: dict[tuple[str, int, int], dict[str, float]] = {}
 
     def add(kind: str, row: int, up: int, p: float, evs: dict[str, float]) -> None:
@@ -187,3 +275,85 @@ def build(
     return BasicStrategy(
         table("hard", HARD_ROWS), table("soft", SOFT_ROWS), table("pair", PAIR_ROWS), rescue
     )
+
+
+@lru_cache(maxsize=16)
+def build(rules: BlackjackRules) -> BasicStrategy:
+    """The variant's basic strategy, from a full shoe: the one table the
+    self-driving croupier plays, the decision timer plays and the warnings
+    measure against, and the one ``blackjack_odds.analyse`` reports (the same
+    solvers, fetched and walked in the same order, so the same cells).
+    Working it out takes seconds (every dealt hand against every up-card), so
+    it is kept per variant; its solvers are its own, so a thread may build it
+    while the table's own questions go to ``decision_evs``."""
+    solvers = up_card_solvers(rules, full_shoe(rules.decks))
+    return tabulate(
+        rules,
+        (
+            (up, hand, p, solver.dealt_evs(hand))
+            for up, solver in solvers.items()
+            for hand, p in solver.dealt()
+            if not hand[ACE] == hand[TEN] == 1
+        ),
+    )
+
+
+def basic_action(
+    rules: BlackjackRules, cards: Sequence[Card], up: Card, legal: Iterable[str], doubled: bool
+) -> str:
+    """What the variant's basic strategy plays with ``cards`` against ``up``."""
+    return build(rules).play(cards, up, legal, doubled)
+
+
+def ev_loss(
+    rules: BlackjackRules,
+    strategy: BasicStrategy,
+    cards: Sequence[Card],
+    up: Card,
+    action: str,
+    *,
+    hands_in_box: int = 1,
+    first_hand: bool = True,
+    doubled: bool = False,
+) -> float:
+    """How much expected value ``action`` gives up against the action of the
+    variant's basic strategy ``strategy`` for this hand, per unit of the box's
+    original bet, from the exact values of ``decision_evs`` (0 for the table's
+    action; below 0 where the cards make another action better than the
+    table's). ``stand_all`` counts as standing this hand."""
+    evs = decision_evs(
+        rules, cards, up, hands_in_box=hands_in_box, first_hand=first_hand, doubled=doubled
+    )
+    chosen = STAND if action == "stand_all" else action
+    if chosen not in evs:
+        raise ValueError(f"{action!r} is not an action this hand has")
+    return evs[strategy.play(cards, up, evs, doubled)] - evs[chosen]
+
+
+def deviation_warning(
+    rules: BlackjackRules,
+    strategy: BasicStrategy,
+    cards: Sequence[Card],
+    up: Card,
+    action: str,
+    threshold: float,
+    *,
+    hands_in_box: int = 1,
+    first_hand: bool = True,
+    doubled: bool = False,
+) -> str | None:
+    """The warning for a decision that gives up more than ``threshold`` (per
+    unit of the original bet) against basic strategy, or None."""
+    loss = ev_loss(
+        rules,
+        strategy,
+        cards,
+        up,
+        action,
+        hands_in_box=hands_in_box,
+        first_hand=first_hand,
+        doubled=doubled,
+    )
+    if loss <= threshold:
+        return None
+    return f"deviates from basic strategy, EV -{loss:.2f}"

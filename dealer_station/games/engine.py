@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import Any, Protocol, TypeVar
+from typing import Any, Literal, Protocol, TypeVar
 
 from dealer_station.games.events import Event
 
@@ -19,19 +19,49 @@ Output = dict[str, Any]
 StateT = TypeVar("StateT")
 
 
+StepKind = Literal[
+    "round_open", "bets", "card", "decision", "insurance", "wheel", "settled", "shuffle", "pit_boss"
+]
+
+
 @dataclass(frozen=True, slots=True)
 class NextStep:
     """What the table waits for.
 
-    ``kind`` is one of ``bets`` (the betting window is open), ``card`` (a card is
-    due; ``to`` says where: ``player``, ``banker``, ``box 3 hand 1``, ``dealer``),
-    ``decision`` (a player must decide; ``to`` says whose), ``insurance``,
-    ``wheel`` (a spin result is due), ``settled`` (the round is over).
+    ``kind`` is one of ``round_open`` (no round yet), ``bets`` (the betting
+    window is open), ``card`` (a card is due), ``decision`` (a player must
+    decide), ``insurance``, ``wheel`` (a spin result is due), ``settled`` (the
+    round is over), ``shuffle`` (the cut card is out) or ``pit_boss`` (the round
+    holds for one; where the card a pit boss enters goes, as for ``card``).
+
+    Where it goes is ``box`` and ``hand`` (counted from 0, as the engine and
+    its records count hands) when it is one hand of a box, else ``place``:
+    ``dealer``, ``player``, ``banker``, or for ``insurance`` the offers not
+    yet answered. ``to`` is that place as the wire has it (``box 3 hand 1``):
+    the ``next.to`` of the round state and part of the step id.
     """
 
-    kind: str
-    to: str = ""
+    kind: StepKind
+    place: str = ""
     options: tuple[str, ...] = ()
+    box: int | None = None
+    hand: int | None = None
+
+    def __post_init__(self) -> None:
+        if (self.box is None) != (self.hand is None) or (self.box is not None and self.place):
+            raise ValueError("a step goes to a box and a hand of it, or to a place")
+
+    @classmethod
+    def at_hand(
+        cls, kind: StepKind, box: int, hand: int, options: tuple[str, ...] = ()
+    ) -> NextStep:
+        return cls(kind, options=options, box=box, hand=hand)
+
+    @property
+    def to(self) -> str:
+        if self.box is not None:
+            return f"box {self.box} hand {self.hand}"
+        return self.place
 
     def to_json(self) -> Output:
         out: Output = {"kind": self.kind}

@@ -60,18 +60,23 @@ class TableState:
     def round_over(self) -> bool:
         return self.round is None or self.setup.engine.is_over(self.round)
 
+    def _card_due(self) -> NextStep:
+        """The card step due now, or a step going nowhere when no card is due."""
+        if not self.round_over:
+            step: NextStep = self.setup.engine.next_step(self.round)
+            if step.kind == "card":
+                return step
+        return NextStep("card")
+
     def card_due_to(self) -> str:
         """Where the card due goes (``banker``, ``box 2 hand 0``), or "" when no
         card is due: the destination a pit boss's card must name."""
-        if self.round_over:
-            return ""
-        step = self.setup.engine.next_step(self.round)
-        return step.to if step.kind == "card" else ""
+        return self._card_due().to
 
     def next_step(self) -> NextStep:
         if self.hold:
-            # ``to``: where the card the pit boss enters goes; ``hold`` says why.
-            return NextStep("pit_boss", self.card_due_to())
+            # Where the card the pit boss enters goes; ``hold`` says why.
+            return replace(self._card_due(), kind="pit_boss")
         if self.round is None:
             return NextStep("round_open")
         step = self.setup.engine.next_step(self.round)

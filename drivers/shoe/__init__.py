@@ -1,4 +1,4 @@
-"""The card shoe: one link interface, backends by protocol name, simulators.
+"""The card shoe: one link interface, backends by protocol name (`BACKENDS`), simulators.
 
     from drivers.shoe import open_shoe, Indicator
     with open_shoe("framed", port="/dev/dealer-shoe", on_event=events.put) as shoe:
@@ -7,7 +7,8 @@
 See `drivers.shoe.link` for the contract and docs/shoe.md for the whole picture.
 """
 
-from drivers.shoe.backends import BACKENDS, UnknownBackend, open_shoe
+from drivers.shoe.backends import BACKENDS, ShoeBackend, ShoeCan, UnknownBackend, open_shoe
+from drivers.shoe.errors import ShoeError
 from drivers.shoe.events import (
     CardDrawn,
     CardUnread,
@@ -29,6 +30,9 @@ __all__ = [
     "EventSink",
     "Indicator",
     "ShoeAlarm",
+    "ShoeBackend",
+    "ShoeCan",
+    "ShoeError",
     "ShoeEvent",
     "ShoeLink",
     "ShoeOffline",

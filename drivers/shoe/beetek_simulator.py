@@ -78,6 +78,9 @@ class BeeTekShoeSimulator:
             if not written:
                 time.sleep(0.001)
 
+    def status(self) -> str:
+        return ""  # the shoe shows nothing the station sets
+
     def unplug(self) -> None:
         self._pty.close()
 

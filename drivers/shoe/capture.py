@@ -20,9 +20,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from drivers.shoe.beetek_session import BeeTekSession
+from drivers.shoe.backends import BACKENDS, WIRED
+from drivers.shoe.errors import ShoeError
 from drivers.shoe.events import ShoeEvent
-from drivers.shoe.framed_session import FramedSession
 from drivers.shoe.session import ShoeSession
 
 CaptureFormat = Literal["raw", "spy"]
@@ -32,8 +32,6 @@ _SPY_LINE = re.compile(r"^\d+\.\d{3} (RX|TX)\s+[0-9A-F]{4}  (.*)$")
 _HEX_BYTE = re.compile(r"[0-9A-F]{2}")
 # A hexdump row is 16 "XX " cells plus one gap: 49 characters, then the ASCII column.
 _SPY_HEX_WIDTH = 49
-
-PROTOCOLS = ("framed", "beetek")
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,7 +47,7 @@ class DecodedCapture:
     counters: dict[str, int]
 
 
-class BadCapture(ValueError):
+class BadCapture(ShoeError, ValueError):
     pass
 
 
@@ -61,7 +59,7 @@ def read_capture(path: Path) -> Capture:
     return Capture("raw", data, b"")
 
 
-def decode_capture(capture: Capture, protocol: str = "framed") -> DecodedCapture:
+def decode_capture(capture: Capture, protocol: str = BACKENDS.default) -> DecodedCapture:
     session = new_session(protocol)
     session.connected(0.0)
     out = session.received(capture.received, 0.0)
@@ -69,11 +67,10 @@ def decode_capture(capture: Capture, protocol: str = "framed") -> DecodedCapture
 
 
 def new_session(protocol: str) -> ShoeSession:
-    if protocol == "framed":
-        return FramedSession(replaying=True)
-    if protocol == "beetek":
-        return BeeTekSession()
-    raise BadCapture(f"unknown protocol {protocol!r}; known: {', '.join(PROTOCOLS)}")
+    decoder = BACKENDS[protocol].decoder if protocol in BACKENDS else None
+    if decoder is None:
+        raise BadCapture(f"unknown protocol {protocol!r}; known: {', '.join(WIRED)}")
+    return decoder()
 
 
 def _looks_like_spy(text: bytes) -> bool:

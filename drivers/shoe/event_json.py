@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
+from drivers.shoe.errors import ShoeError
 from drivers.shoe.events import (
     CardDrawn,
     CardUnread,
@@ -21,7 +22,7 @@ EVENT_TYPES: dict[str, type[ShoeEvent]] = {
 }
 
 
-class BadEventJson(ValueError):
+class BadEventJson(ShoeError, ValueError):
     pass
 
 

@@ -20,7 +20,8 @@ from drivers.shoe.session import Mark, SessionOutput, ShoeSession
 from firmware_proto.framing import DecoderCounters
 from firmware_proto.reliability import Position
 
-HEARTBEAT_TIMEOUT_S = 3.0
+FRAMED_BAUDRATE = 115200
+HEARTBEAT_TIMEOUT_S = 3.0  # PROTOCOL.md §4.6
 RESET_INTERVAL_S = 1.0
 IDLE_ABANDON_S = 0.02
 KEEPALIVE_INTERVAL_S = fp.messages.KEEPALIVE_INTERVAL_MS / 1000

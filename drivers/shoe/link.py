@@ -26,6 +26,7 @@ from collections.abc import Callable
 from types import TracebackType
 from typing import Self
 
+from drivers.shoe.errors import ShoeError
 from drivers.shoe.events import ShoeEvent, ShoeOffline, ShoeOnline
 from drivers.shoe.session import UnsupportedCommand
 from firmware_proto import Indicator
@@ -35,7 +36,7 @@ log = logging.getLogger(__name__)
 EventSink = Callable[[ShoeEvent], object] | queue.Queue[ShoeEvent]
 
 
-class EventRefused(Exception):
+class EventRefused(ShoeError):
     """Raised by an event sink that did not take the event (its store is stuck)."""
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 
+from drivers.shoe.errors import ShoeError
 from drivers.shoe.events import ShoeEvent
 from firmware_proto import Indicator
 
@@ -69,5 +70,5 @@ class ShoeSession(ABC):
         """Health counters for the operator: bytes discarded, retransmissions, ..."""
 
 
-class UnsupportedCommand(Exception):
+class UnsupportedCommand(ShoeError):
     """The shoe's protocol cannot carry this command."""

@@ -24,6 +24,7 @@ from types import TracebackType
 from typing import Self
 
 import firmware_proto as fp
+from drivers.shoe.errors import ShoeError
 from drivers.shoe.events import CardDrawn, CardUnread, ShoeAlarm, ShoeEvent, ShoeState
 from drivers.shoe.framed_session import SHOE_STATE_NAMES
 from drivers.shoe.line_faults import LineFaults
@@ -33,7 +34,7 @@ from drivers.shoe.shuffled_shoe import shuffled_shoe
 POLL_S = 0.005
 
 
-class ShoeEmpty(Exception):
+class ShoeEmpty(ShoeError):
     pass
 
 
@@ -209,6 +210,10 @@ class FramedShoeSimulator:
                 return True
             time.sleep(0.01)
         return self.all_acknowledged()
+
+    def status(self) -> str:
+        """The shoe's light, as ``dealer-station shoe simulate`` prints it beside a card."""
+        return f"indicator={self.indicator.name.lower()}"
 
     def close(self) -> None:
         self._stopping = True

@@ -43,7 +43,7 @@ def test_dealing_order_box_by_box_then_dealer_then_second_cards() -> None:
         order.append(t.next.to)
         t.deal(card)
     assert order == ["box 2 hand 0", "box 5 hand 0", "dealer", "box 2 hand 0", "box 5 hand 0"]
-    assert t.next == NextStep("decision", "box 2 hand 0", ("hit", "stand", "double", "surrender"))
+    assert t.next == NextStep.at_hand("decision", 2, 0, ("hit", "stand", "double", "surrender"))
 
 
 def test_decisions_go_box_by_box() -> None:

@@ -33,7 +33,7 @@ from dealer_station.games.blackjack_odds import (
 )
 from dealer_station.games.blackjack_rules import BlackjackRules, load_variant
 from dealer_station.games.blackjack_strategy import UpCardSolver, decision_evs
-from dealer_station.games.blackjack_strategy_table import action_for, cell_code
+from dealer_station.games.blackjack_strategy_table import action_for, build, cell_code
 from dealer_station.games.cards import parse_card, parse_cards
 
 # Appendix 9's rules, as our variant parameters.
@@ -177,6 +177,13 @@ def test_basic_strategy_is_close_to_optimal_and_reads_like_a_chart(one_deck: Var
     assert table.hard[16][ten] == "H"
     assert table.pairs[7][ten] == "P"
     assert table.pairs[9][six] == "S"
+
+
+def test_the_table_the_station_plays_is_the_one_the_odds_report() -> None:
+    # The croupier, the timer and the warnings play ``build``; the basic-strategy
+    # return above is of ``analyse``'s table: they must be one table.
+    rules = load_variant("live-blackjack")
+    assert build(rules) == analyse(rules).strategy
 
 
 def test_cells_name_their_fallback() -> None:

@@ -9,11 +9,12 @@ import pytest
 
 from dealer_station.cli import main
 from dealer_station.games.blackjack_rules import load_variant
-from dealer_station.games.blackjack_strategy import (
-    decision_evs,
+from dealer_station.games.blackjack_strategy import decision_evs
+from dealer_station.games.blackjack_strategy_table import (
+    basic_action,
+    build,
     deviation_warning,
     ev_loss,
-    recommended_action,
 )
 from dealer_station.games.cards import parse_card, parse_cards
 
@@ -25,35 +26,35 @@ def evs(variant: str, hand: str, up: str, **spot: object) -> dict[str, float]:
 def test_standing_on_hard_11_is_a_very_bad_decision() -> None:
     # Diamond Blackjack's own example of a decision worth a warning.
     rules = load_variant("diamond-blackjack")
-    loss = ev_loss(rules, parse_cards("5C 6D"), parse_card("7H"), "stand")
+    loss = ev_loss(rules, build(rules), parse_cards("5C 6D"), parse_card("7H"), "stand")
     assert loss > 0.5
     assert (
-        recommended_action(
-            rules, parse_cards("5C 6D"), parse_card("7H"), ["hit", "stand", "double"]
+        basic_action(
+            rules, parse_cards("5C 6D"), parse_card("7H"), ["hit", "stand", "double"], False
         )
         == "double"
     )
-    assert ev_loss(rules, parse_cards("5C 6D"), parse_card("7H"), "double") == 0.0
+    assert ev_loss(rules, build(rules), parse_cards("5C 6D"), parse_card("7H"), "double") == 0.0
 
 
 def test_a_deviation_beyond_the_threshold_is_worded_for_the_journal() -> None:
     rules = load_variant("diamond-blackjack")
     hand, up = parse_cards("5C 6D"), parse_card("7H")
-    loss = ev_loss(rules, hand, up, "stand")
-    assert deviation_warning(rules, hand, up, "stand", 0.1) == (
+    loss = ev_loss(rules, build(rules), hand, up, "stand")
+    assert deviation_warning(rules, build(rules), hand, up, "stand", 0.1) == (
         f"deviates from basic strategy, EV -{loss:.2f}"
     )
-    assert deviation_warning(rules, hand, up, "stand", loss) is None
-    assert deviation_warning(rules, hand, up, "double", 0.0) is None
+    assert deviation_warning(rules, build(rules), hand, up, "stand", loss) is None
+    assert deviation_warning(rules, build(rules), hand, up, "double", 0.0) is None
     # Stand All is standing this hand.
-    assert ev_loss(rules, hand, up, "stand_all") == loss
+    assert ev_loss(rules, build(rules), hand, up, "stand_all") == loss
 
 
-def test_the_recommended_action_is_a_legal_one() -> None:
+def test_the_basic_strategy_action_is_a_legal_one() -> None:
     rules = load_variant("standard-blackjack")
     hand, up = parse_cards("5C 6D"), parse_card("7H")
-    assert recommended_action(rules, hand, up, ["hit", "stand", "double"]) == "double"
-    assert recommended_action(rules, hand, up, ["hit", "stand"]) == "hit"
+    assert basic_action(rules, hand, up, ["hit", "stand", "double"], False) == "double"
+    assert basic_action(rules, hand, up, ["hit", "stand"], False) == "hit"
 
 
 def test_actions_follow_the_variant() -> None:
@@ -82,7 +83,7 @@ def test_a_hand_without_a_decision_is_refused() -> None:
     with pytest.raises(ValueError, match="no decision"):
         decision_evs(rules, parse_cards("TD 6S 8H"), parse_card("6H"))
     with pytest.raises(ValueError, match="not an action"):
-        ev_loss(rules, parse_cards("TD 6S"), parse_card("6H"), "split")
+        ev_loss(rules, build(rules), parse_cards("TD 6S"), parse_card("6H"), "split")
 
 
 def test_peek_values_are_given_no_dealer_blackjack() -> None:
@@ -98,9 +99,11 @@ def test_strategy_command(capsys: pytest.CaptureFixture[str]) -> None:
     assert main([*args, "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["best"] == "surrender"
+    assert out["basic_strategy"] == "surrender"
     assert out["evs"]["surrender"] == pytest.approx(-0.5)
     assert set(out["evs"]) == {"stand", "hit", "double", "surrender"}
     assert main(args) == 0
     text = capsys.readouterr().out
     assert text.splitlines()[0] == "TD 6S against AH (Diamond Blackjack): surrender"
+    assert text.splitlines()[-1] == "basic strategy: surrender"
     assert main(["strategy", "--hand", "TD XS", "--up", "AH"]) == 2

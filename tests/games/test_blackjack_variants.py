@@ -367,7 +367,7 @@ def test_resplit_aces(variant: str, allowed: bool) -> None:
         assert len(t.state.round.box(1).hands) == 3
     else:
         # the split ace has its one card: play moves to the second hand
-        assert t.next == NextStep("card", "box 1 hand 1")
+        assert t.next == NextStep.at_hand("card", 1, 1)
 
 
 def test_split_aces_take_one_card_and_a_ten_on_them_is_21_not_blackjack() -> None:
@@ -377,7 +377,7 @@ def test_split_aces_take_one_card_and_a_ten_on_them_is_21_not_blackjack() -> Non
     t.deal("AS", "9D", "AC")
     t.do(1, "split")
     t.deal("KD")  # 21 on a split ace
-    assert t.next == NextStep("card", "box 1 hand 1")
+    assert t.next == NextStep.at_hand("card", 1, 1)
     t.deal("5H")  # soft 16, and it must stand: split aces get one card
     assert t.next.to == "dealer"
     t.deal("TH")  # dealer 19

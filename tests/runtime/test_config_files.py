@@ -18,6 +18,7 @@ from dealer_station.actor import TableActor
 from dealer_station.config import TableConfig
 from dealer_station.journal import Journal
 from dealer_station.payloads import Topics
+from drivers.shoe.backends import WIRED
 
 Case = Callable[[Path], tuple[str, str]]
 
@@ -61,6 +62,23 @@ def _variant_of_another_game(tmp: Path) -> tuple[str, str]:
         _station(tmp, table='variant = "european-roulette"\n'),
         "tables[0].variant: variants/european-roulette.toml: game: is 'roulette', "
         "expected 'baccarat'",
+    )
+
+
+def _unknown_shoe_protocol(tmp: Path) -> tuple[str, str]:
+    *others, last = map(repr, WIRED)  # the registry's protocols, as pydantic lists choices
+    return (
+        _station(tmp, table='shoe = { port = "/dev/x", protocol = "morse" }\n'),
+        f"tables[0].shoe.protocol: Input should be {', '.join(others)} or {last}",
+    )
+
+
+def _setting_the_protocol_does_not_have(tmp: Path) -> tuple[str, str]:
+    # The Bee-Tek shoe sends no heartbeat: on main this was taken, and did nothing.
+    return (
+        _station(tmp, table='shoe = { port = "/dev/x", protocol = "beetek", '
+                            "heartbeat_timeout = 2.0 }\n"),
+        "tables[0].shoe.heartbeat_timeout: unknown key",
     )
 
 
@@ -134,6 +152,8 @@ CASES: list[Case] = [
     _typo_variant_with_a_journal,
     _missing_variant_file,
     _variant_of_another_game,
+    _unknown_shoe_protocol,
+    _setting_the_protocol_does_not_have,
     _journal_directory_not_writable,
     _journal_under_a_file,
     _journal_is_a_directory,

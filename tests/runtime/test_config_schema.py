@@ -9,6 +9,7 @@ import sys
 from typing import Any
 
 from dealer_station.payloads import json_schemas
+from drivers.shoe.backends import WIRED
 
 
 def _config_schema() -> dict[str, Any]:
@@ -33,6 +34,19 @@ def test_every_setting_has_a_description() -> None:
         if not str(prop.get("description", "")).strip()
     ]
     assert undescribed == []
+
+
+def test_the_shoe_is_a_union_of_the_registry_s_protocols() -> None:
+    schema = _config_schema()
+    shoe = schema["$defs"]["TableConfig"]["properties"]["shoe"]
+    (union,) = [choice for choice in shoe["anyOf"] if "oneOf" in choice]
+    assert union["discriminator"]["propertyName"] == "protocol"
+    mapping = union["discriminator"]["mapping"]
+    assert sorted(mapping) == sorted(WIRED)
+    for name, ref in mapping.items():
+        member = schema["$defs"][ref.removeprefix("#/$defs/")]
+        assert member["properties"]["protocol"]["const"] == name
+        assert "port" in member["required"]
 
 
 def test_the_default_is_still_the_mqtt_payloads() -> None:

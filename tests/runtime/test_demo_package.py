@@ -56,6 +56,8 @@ def test_the_installed_package_carries_the_demo_wheel_clip(tmp_path: Path) -> No
         names = wheel.namelist()
         wheel.extractall(installed)
     assert "dealer_station/demo_wheel/valid-190.avi" in names
+    # The demo's croupiers play the packaged basic strategy tables.
+    assert "dealer_station/strategy_tables/live-blackjack.json" in names
     assert not [n for n in names if n.startswith("tests/")]
 
     found = subprocess.run(

@@ -1,20 +1,28 @@
-"""A shoe and a station link joined for tests, one rig per backend.
+"""A shoe and a station link joined for tests, for any backend of `BACKENDS`.
 
-The framed and Bee-Tek rigs run the real driver against a simulator through a
-real pseudo-terminal; the virtual rig needs no port.
+A backend with a simulator runs the real driver against it through a real
+pseudo-terminal; the virtual shoe needs no port.
 """
 
 from __future__ import annotations
 
 import queue
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Protocol
 
-from drivers.shoe import CardDrawn, CardUnread, ShoeEvent, ShoeLink, ShoeOnline, open_shoe
-from drivers.shoe.beetek_simulator import BeeTekShoeSimulator
+from drivers.shoe import (
+    BACKENDS,
+    CardDrawn,
+    CardUnread,
+    EventRefused,
+    ShoeEvent,
+    ShoeLink,
+    ShoeOnline,
+    open_shoe,
+)
+from drivers.shoe.backends import ShoeSimulator
 from drivers.shoe.shuffled_shoe import shuffled_shoe
-from drivers.shoe.simulator import FramedShoeSimulator
 from drivers.shoe.virtual import VirtualShoeLink
 
 WAIT_S = 10.0  # a guard against hanging, never a measurement
@@ -43,23 +51,10 @@ class Rig(Protocol):
     def truth(self) -> list[ShoeEvent]: ...
 
 
-class FramedRig:
-    def __init__(self, sim: FramedShoeSimulator, link: ShoeLink,
-                 events: queue.Queue[ShoeEvent]) -> None:
-        self.sim, self.link, self.events = sim, link, events
+class SimulatedRig:
+    """The real driver against a backend's simulator, through a real pseudo-terminal."""
 
-    def draw(self, count: int, *, burn: bool = False) -> None:
-        self.sim.draw(count, burn=burn)
-
-    def draw_unread(self) -> None:
-        self.sim.draw_unread()
-
-    def truth(self) -> list[ShoeEvent]:
-        return list(self.sim.sent)
-
-
-class BeeTekRig:
-    def __init__(self, sim: BeeTekShoeSimulator, link: ShoeLink,
+    def __init__(self, sim: ShoeSimulator, link: ShoeLink,
                  events: queue.Queue[ShoeEvent]) -> None:
         self.sim, self.link, self.events = sim, link, events
 
@@ -96,20 +91,28 @@ class VirtualRig:
 
 
 @contextmanager
-def rig(backend: str, **link_options: object) -> Iterator[Rig]:
+def rig(backend: str, *, refuse: Callable[[ShoeEvent], bool] | None = None,
+        **link_options: object) -> Iterator[Rig]:
+    """A rig for ``BACKENDS[backend]``: on its simulator when it has one, else
+    (the virtual shoe) on the link itself, which the test plays. An event
+    ``refuse`` is true of is not taken (`EventRefused`), as a stuck journal."""
     events: queue.Queue[ShoeEvent] = queue.Queue()
-    if backend == "framed":
-        with FramedShoeSimulator(seed=7, heartbeat_interval=0.2) as sim, \
-                open_shoe("framed", port=sim.port, on_event=events, **link_options) as link:
-            assert isinstance(events.get(timeout=WAIT_S), ShoeOnline)
-            yield FramedRig(sim, link, events)
-    elif backend == "beetek":
-        with BeeTekShoeSimulator(seed=7) as bsim, \
-                open_shoe("beetek", port=bsim.port, on_event=events, **link_options) as link:
-            assert isinstance(events.get(timeout=WAIT_S), ShoeOnline)
-            yield BeeTekRig(bsim, link, events)
-    else:
-        with open_shoe("virtual", port="virtual", on_event=events) as vlink:
+    entry = BACKENDS[backend]
+
+    def sink(event: ShoeEvent) -> None:
+        if refuse is not None and refuse(event):
+            raise EventRefused("the test's consumer refuses it")
+        events.put(event)
+
+    if entry.simulator is None:
+        with open_shoe(backend, port="in-process", on_event=sink, **link_options) as vlink:
             assert isinstance(vlink, VirtualShoeLink)
             assert isinstance(events.get(timeout=WAIT_S), ShoeOnline)
             yield VirtualRig(vlink, events)
+        return
+    # A shoe that heartbeats does so often: its silence is noticed quickly.
+    heartbeat = {"heartbeat_interval": 0.2} if entry.can.heartbeat else {}
+    with entry.simulator(seed=7, **heartbeat) as sim, \
+            open_shoe(backend, port=sim.port, on_event=sink, **link_options) as link:
+        assert isinstance(events.get(timeout=WAIT_S), ShoeOnline)
+        yield SimulatedRig(sim, link, events)
