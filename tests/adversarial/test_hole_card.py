@@ -28,8 +28,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from api.station_rig import SLOW, TOKENS, Rig, running, station_config
 from support.broker import Broker, Subscriber
+from support.station_rig import SLOW, TOKENS, Rig, running, station_config
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 

@@ -18,8 +18,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from api.station_rig import SLOW, Rig, running, station_config
 from support.broker import Broker
+from support.station_rig import SLOW, Rig, running, station_config
 
 import firmware_proto as fp
 from dealer_station.config import StationConfig

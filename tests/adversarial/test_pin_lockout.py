@@ -13,8 +13,8 @@ from typing import Any
 
 import httpx
 import pytest
-from api.station_rig import PIT_BOSSES, TABLES, Rig, auth_section, running, station_config
 from support.broker import Broker
+from support.station_rig import PIT_BOSSES, TABLES, Rig, auth_section, running, station_config
 
 from dealer_station.api.auth import PAIR_FAILURES, Authority
 from dealer_station.credentials import hash_token

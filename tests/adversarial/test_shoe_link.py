@@ -16,11 +16,11 @@ import time
 from collections.abc import Callable
 
 import pytest
+from support.shoe_rigs import until
 
 import firmware_proto as fp
 from drivers.shoe import CardDrawn, ShoeAlarm, ShoeEvent, ShoeOffline, ShoeOnline, open_shoe
 from drivers.shoe.simulator import FramedShoeSimulator
-from tests.shoe.rigs import until
 
 pytestmark = pytest.mark.adversarial
 

@@ -14,8 +14,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from api.station_rig import TABLES, TOKENS, Rig, running, station_config
 from support.broker import Broker, running_broker
+from support.station_rig import TABLES, TOKENS, Rig, running, station_config
 
 pytestmark = pytest.mark.adversarial
 

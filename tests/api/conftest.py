@@ -8,8 +8,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from api.station_rig import TABLES, Rig, running, station_config
 from support.broker import Broker, running_broker
+from support.station_rig import TABLES, Rig, running, station_config
 
 
 @pytest.fixture(scope="module")

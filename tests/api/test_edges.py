@@ -12,8 +12,8 @@ from pathlib import Path
 
 import httpx
 import pytest
-from api.station_rig import PIT_BOSSES, TABLES, TOKENS, Rig, running, station_config
 from support.broker import Broker
+from support.station_rig import PIT_BOSSES, TABLES, TOKENS, Rig, running, station_config
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 

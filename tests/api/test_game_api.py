@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import httpx
-from api.station_rig import Rig
+from support.station_rig import Rig
 
 
 def state(rig: Rig, table: str) -> dict[str, Any]:

@@ -7,8 +7,8 @@ import json
 from typing import Any
 
 import pytest
-from api.station_rig import TOKENS, Rig
 from support.broker import Broker, Subscriber
+from support.station_rig import TOKENS, Rig
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 

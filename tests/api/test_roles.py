@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from api.station_rig import TOKENS, Rig
+from support.station_rig import TOKENS, Rig
 
 ALL = {"croupier", "pit_boss", "game_server", "viewer"}
 WINDOW = {"croupier", "pit_boss", "game_server"}

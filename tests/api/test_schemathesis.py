@@ -14,10 +14,10 @@ from collections.abc import Callable, Iterator
 
 import pytest
 import schemathesis
-from api.station_rig import TABLES, TOKENS, Rig, running, station_config
 from hypothesis import HealthCheck, given, settings
 from schemathesis import APIOperation, checks
 from support.broker import Broker
+from support.station_rig import TABLES, TOKENS, Rig, running, station_config
 
 EXAMPLES = 30
 CHECKS = [

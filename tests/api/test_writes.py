@@ -11,8 +11,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from api.station_rig import TABLES, Rig, running, station_config
 from support.broker import Broker
+from support.station_rig import TABLES, Rig, running, station_config
 
 BET = {"player": "ann", "spot": "main", "box": 1, "amount": "100"}
 

@@ -9,17 +9,14 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from api.station_rig import Rig, running, station_config
 from playwright.sync_api import Browser, Page, expect, sync_playwright
 from support.broker import Broker, running_broker
+from support.browser_pages import LONG, WHEEL_VIDEO
+from support.station_rig import Rig, running, station_config
 
 from drivers.shoe.simulator import FramedShoeSimulator
 
 CHROMIUM = Path("/usr/bin/chromium")
-# A recorded valid spin: the camera table plays it each time it waits for a spin.
-WHEEL_VIDEO = Path(__file__).resolve().parents[1] / "fixtures" / "wheel" / "valid-190.mkv"
-SCREENSHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
-LONG = {"betting_seconds": 600, "decision_seconds": 600, "insurance_seconds": 600}
 
 # Two shared cores and other work beside the tests: patience, not a deadline.
 expect.set_options(timeout=15_000)
@@ -101,10 +98,3 @@ def page(browser: Browser) -> Iterator[Page]:
     yield page
     context.close()
     assert not errors, f"the page threw or broke its policy: {errors}"
-
-
-def shot(page: Page, name: str, **kwargs: object) -> Path:
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    path = SCREENSHOTS / f"{name}.png"
-    page.screenshot(path=str(path), **kwargs)  # type: ignore[arg-type]
-    return path

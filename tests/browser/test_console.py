@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import re
 
-from api.station_rig import TOKENS, Rig
-from browser.conftest import shot
 from playwright.sync_api import Page, expect
+from support.browser_pages import console, shot
+from support.station_rig import TOKENS, Rig
 
 from drivers.shoe.simulator import FramedShoeSimulator
 
@@ -23,11 +23,6 @@ def draw(rig: Rig, table: str, shoe: FramedShoeSimulator, count: int = 1) -> Non
         before = len(rig.records(table))
         shoe.draw()
         rig.wait_until(lambda before=before: len(rig.records(table)) > before)
-
-
-def console(page: Page, rig: Rig, table: str) -> None:
-    page.goto(f"{rig.url}/console/{table}#token={TOKENS['croupier']}")
-    expect(page.locator("#dev-feed")).to_have_text("LIVE")
 
 
 def test_a_croupier_deals_a_baccarat_round(

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import re
 
-from api.station_rig import TOKENS, Rig
 from playwright.sync_api import Page, Request, expect
+from support.station_rig import TOKENS, Rig
 
 
 def posted(path: str) -> object:

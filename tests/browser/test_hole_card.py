@@ -9,10 +9,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from api.station_rig import TOKENS, Rig, running, station_config
-from browser.conftest import LONG, shot
 from playwright.sync_api import Browser, Page, expect
 from support.broker import running_broker
+from support.browser_pages import LONG, shot
+from support.station_rig import TOKENS, Rig, running, station_config
 
 from drivers.shoe.simulator import FramedShoeSimulator
 

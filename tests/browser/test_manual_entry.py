@@ -12,10 +12,9 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
-from api.station_rig import Rig
-from browser.conftest import WHEEL_VIDEO, shot
-from browser.test_console import console
 from playwright.sync_api import Page, Request, expect
+from support.browser_pages import WHEEL_VIDEO, console, shot
+from support.station_rig import Rig
 
 from drivers.shoe.simulator import FramedShoeSimulator
 

@@ -4,9 +4,9 @@ policy violation, and the console and overlay tests run under the same policy)."
 
 from __future__ import annotations
 
-from api.station_rig import Rig
-from browser.conftest import shot
 from playwright.sync_api import Page, Request, expect
+from support.browser_pages import shot
+from support.station_rig import Rig
 
 
 def test_the_docs_draw_from_the_station_alone(page: Page, station: Rig) -> None:

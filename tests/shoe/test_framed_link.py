@@ -9,6 +9,7 @@ import time
 from pathlib import Path
 
 import pytest
+from support.shoe_rigs import WAIT_S, next_events, until
 
 import firmware_proto as fp
 from drivers.shoe import (
@@ -25,7 +26,6 @@ from drivers.shoe import (
 from drivers.shoe.line_faults import LineFaults
 from drivers.shoe.pty_port import PtyPort
 from drivers.shoe.simulator import FramedShoeSimulator
-from tests.shoe.rigs import WAIT_S, next_events, until
 
 
 def _link(sim: FramedShoeSimulator, events: queue.Queue[ShoeEvent], **options: object):  # type: ignore[no-untyped-def]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import queue
 
 import pytest
+from support.shoe_rigs import WAIT_S, next_events, rig
 
 from drivers.shoe import (
     BACKENDS,
@@ -18,7 +19,6 @@ from drivers.shoe import (
     open_shoe,
 )
 from drivers.shoe.simulator import FramedShoeSimulator
-from tests.shoe.rigs import WAIT_S, next_events, rig
 
 BACKEND_NAMES = sorted(BACKENDS)
 

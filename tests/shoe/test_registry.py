@@ -20,6 +20,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from support.shoe_rigs import WAIT_S, next_events, rig
 
 from dealer_station.cli import main
 from dealer_station.config import SHOE_CONFIGS, ConfigError, parse_config
@@ -28,7 +29,6 @@ from drivers.registry import Registry, UnknownDevice
 from drivers.shoe import BACKENDS, CardDrawn, ShoeEvent, UnknownBackend
 from drivers.shoe.backends import SIMULATED, WIRED
 from drivers.shoe.capture import BadCapture, decode_capture, read_capture
-from tests.shoe.rigs import WAIT_S, next_events, rig
 
 ROOT = Path(__file__).resolve().parents[2]
 REGISTRY = "drivers/shoe/backends.py"

@@ -9,9 +9,9 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from support.shoe_vectors import VECTOR_FILE, Vector, load_vectors, python_outcome
 
 import firmware_proto as fp
-from tests.shoe.vector_file import VECTOR_FILE, Vector, load_vectors, python_outcome
 
 VECTORS = load_vectors()
 C_DIR = Path(fp.__file__).parent / "c"
@@ -41,7 +41,7 @@ def test_every_frame_crc_agrees_with_two_other_implementations() -> None:
 
 
 def test_vector_file_is_what_its_generator_writes() -> None:
-    from tests.shoe.make_vectors import render
+    from support.make_vectors import render
 
     assert VECTOR_FILE.read_text() == render()
 

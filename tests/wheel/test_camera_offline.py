@@ -20,6 +20,7 @@ from pathlib import Path
 
 import cv2
 import pytest
+from support.wheel_clips import video
 
 from dealer_station.actor import TableActor
 from dealer_station.camera_bridge import CameraBridge
@@ -27,7 +28,6 @@ from dealer_station.config import CameraConfig, TableConfig
 from dealer_station.journal import Journal
 from dealer_station.payloads import Topics
 from drivers.camera import CameraSource, _is_live
-from tests.wheel.conftest import video
 
 OFFLINE_AFTER = 1.0
 FRAME_GAP = 0.03  # about 30 frames a second

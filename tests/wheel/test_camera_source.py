@@ -7,9 +7,9 @@ so the reconnect loop runs for real; only the clock and the pause are injected.
 from __future__ import annotations
 
 import pytest
+from support.wheel_clips import truth, video
 
 from drivers.camera import CameraSource, CameraUnavailable
-from tests.wheel.conftest import truth, video
 
 CLIP = "left-wheel-306"
 

@@ -6,10 +6,10 @@ import json
 
 import numpy as np
 import pytest
+from support.wheel_clips import truth, video
 
 from dealer_station.cli import main
 from drivers.camera import CameraSource
-from tests.wheel.conftest import truth, video
 from vision.detector import WheelDetector
 from vision.observations import NoResult, SpinResult
 from vision.params import DetectorParams

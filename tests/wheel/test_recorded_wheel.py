@@ -9,11 +9,11 @@ import threading
 from pathlib import Path
 
 import pytest
+from support.wheel_clips import truth
 
 from dealer_station.demo import WHEEL_CLIP
 from drivers.camera import CameraSource, CameraUnavailable
 from drivers.recorded_wheel import TAKE_RESULT_SECONDS, RecordedWheel
-from tests.wheel.conftest import truth
 from vision.detector import WheelDetector
 from vision.observations import SpinResult
 
