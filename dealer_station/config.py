@@ -18,6 +18,7 @@ import dataclasses
 import os
 import tempfile
 import tomllib
+from collections.abc import Callable
 from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Literal, NoReturn, Union, get_type_hints
@@ -69,6 +70,17 @@ def _refuse(problem: str) -> NoReturn:
     """A value the station could not use, said as it is ("<path>: is empty"),
     without pydantic's "Value error, " in front."""
     raise PydanticCustomError("unusable", "{problem}", {"problem": problem})
+
+
+def _checked(path: Path, info: ValidationInfo, problem: Callable[[Path], str | None]) -> Path:
+    """``path`` resolved against the config file's directory and, for a config
+    read from its file, refused if ``problem`` finds one."""
+    path = _resolved(path, info)
+    if _context(info) is not None:
+        found = problem(path)
+        if found is not None:
+            _refuse(found)
+    return path
 
 
 class TlsConfig(Strict):
@@ -123,14 +135,7 @@ class MqttConfig(Strict):
     @field_validator("password_file")
     @classmethod
     def _password_usable(cls, path: Path | None, info: ValidationInfo) -> Path | None:
-        if path is None:
-            return None
-        path = _resolved(path, info)
-        if _context(info) is not None:
-            problem = _password_problem(path)
-            if problem is not None:
-                _refuse(problem)
-        return path
+        return None if path is None else _checked(path, info, _password_problem)
 
     @model_validator(mode="after")
     def _one_password(self) -> MqttConfig:
@@ -462,12 +467,7 @@ class StationConfig(Strict):
     @field_validator("journal")
     @classmethod
     def _journal_usable(cls, journal: Path, info: ValidationInfo) -> Path:
-        journal = _resolved(journal, info)
-        if _context(info) is not None:
-            problem = _journal_problem(journal)
-            if problem is not None:
-                _refuse(problem)
-        return journal
+        return _checked(journal, info, _journal_problem)
 
     @field_validator("tables")
     @classmethod
@@ -575,14 +575,16 @@ def _shipped_variants(game: str) -> list[str]:
 
 
 def _readable_file(path: Path, info: ValidationInfo) -> Path:
-    path = _resolved(path, info)
-    if _context(info) is not None:
-        try:
-            with path.open("rb") as f:
-                f.read(1)
-        except OSError as exc:
-            _refuse(f"{path}: {exc.strerror}")
-    return path
+    return _checked(path, info, _unreadable)
+
+
+def _unreadable(path: Path) -> str | None:
+    try:
+        with path.open("rb") as f:
+            f.read(1)
+    except OSError as exc:
+        return f"{path}: {exc.strerror}"
+    return None
 
 
 def _password_problem(path: Path) -> str | None:
