@@ -19,7 +19,6 @@ import os
 import tempfile
 import tomllib
 from collections.abc import Callable
-from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Literal, NoReturn, Union, get_type_hints
 
@@ -35,7 +34,7 @@ from pydantic import (
 )
 from pydantic_core import ErrorDetails, PydanticCustomError
 
-from dealer_station.games.rulefile import RuleFileError
+from dealer_station.games.rulefile import RuleFileError, shipped_variants
 from dealer_station.games.table import GAMES
 from drivers.shoe import BACKENDS
 from drivers.shoe.backends import WIRED
@@ -557,21 +556,11 @@ def _variant_problem(game: str, variant: str | None) -> str | None:
             return str(exc)
         if variant is not None and variant.endswith(".toml"):
             return f"{variant}: no such file"
-        shipped = ", ".join(_shipped_variants(game))
+        shipped = ", ".join(shipped_variants(game))
         return f"no {game} variant {variant!r}; shipped: {shipped} (or the path of a .toml file)"
     except (ValueError, OSError) as exc:  # a rule file that is not UTF-8, or unreadable
         return f"{variant}: {exc}"
     return None
-
-
-def _shipped_variants(game: str) -> list[str]:
-    variants = resources.files("dealer_station.games") / "variants"
-    return sorted(
-        item.name.removesuffix(".toml")
-        for item in variants.iterdir()
-        if item.name.endswith(".toml")
-        and tomllib.loads(item.read_text(encoding="utf-8")).get("game") == game
-    )
 
 
 def _readable_file(path: Path, info: ValidationInfo) -> Path:

@@ -13,7 +13,12 @@ from decimal import Decimal
 from typing import Literal
 
 from dealer_station.games.cards import SUITS, parse_cards
-from dealer_station.games.rulefile import build_rules, parse_ratio, read_variant_file
+from dealer_station.games.rulefile import (
+    build_rules,
+    parse_ratio,
+    read_variant_file,
+    shipped_variants,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,13 +153,7 @@ class BlackjackRules:
         return tuple(spots)
 
 
-SHIPPED_VARIANTS = (
-    "live-blackjack",
-    "blackjack-3-position",
-    "standard-blackjack",
-    "diamond-blackjack",
-    "diamond-blackjack-zero-edge",
-)
+SHIPPED_VARIANTS = shipped_variants("blackjack")
 
 
 def load_variant(name_or_path: str) -> BlackjackRules:

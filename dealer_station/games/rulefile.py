@@ -108,6 +108,19 @@ def build_rules(cls: type[T], mapping: dict[str, Any], source: str, prefix: str 
         raise RuleFileError(source, prefix.rstrip(".") or "(file)", str(exc)) from None
 
 
+def shipped_variants(game: str) -> tuple[str, ...]:
+    """The names of the variants the package ships for ``game``, sorted."""
+    variants = resources.files("dealer_station.games") / "variants"
+    return tuple(
+        sorted(
+            item.name.removesuffix(".toml")
+            for item in variants.iterdir()
+            if item.name.endswith(".toml")
+            and tomllib.loads(item.read_text(encoding="utf-8")).get("game") == game
+        )
+    )
+
+
 def read_variant_file(name_or_path: str, game: str) -> tuple[dict[str, Any], str]:
     """The mapping of a shipped variant (by name) or of a file (by path).
 
