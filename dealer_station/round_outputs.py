@@ -71,7 +71,7 @@ class Burned:
     None where its value is withheld (``[publish] burn_cards = "hidden"``)."""
 
     type: ClassVar[str] = "burned"
-    card: str | None
+    card: str | None = None
 
     def to_json(self) -> Output:
         if self.card is None:
@@ -198,6 +198,8 @@ def _burned(fields: Output) -> Burned:
 
 
 def _hole_card_revealed(fields: Output) -> HoleCardRevealed:
+    if "cards" not in fields:
+        raise TypeError("a hole card revealed names the dealer's cards")
     return HoleCardRevealed(**(fields | {"cards": tuple(fields["cards"])}))
 
 

@@ -41,7 +41,7 @@ def public_output(out: RoundOutput, burn_cards: BurnCards) -> RoundOutput:
     if isinstance(out, CardDealt) and out.face == "down":
         return replace(out, card=None, total=None, soft=None)
     if isinstance(out, Burned) and burn_cards == "hidden":
-        return Burned(None)
+        return Burned()
     return out
 
 
