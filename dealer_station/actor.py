@@ -313,7 +313,7 @@ class TableActor:
         # The engine's outputs never leave the actor: only their public form.
         public = visibility.public_outputs(outputs, self.burn_cards)
         messages = [
-            self._event_message(o.type, o.to_json(), item.source, round_id, now) for o in public
+            self._event_message(o.type, o.data(), item.source, round_id, now) for o in public
         ]
         if any(isinstance(o, RoundSettled) for o in outputs):
             self.alarms.clear()
@@ -327,7 +327,8 @@ class TableActor:
                     "card_unread", REFUSAL_ADVICE["card_unread"], "shoe-card", round_id, now
                 )
             )
-        body = event_to_json(event) | journal_keys(item.identity)
+        # A typed event's JSON is ``raw`` already; a request's is its event's.
+        body = raw if event is item.event else event_to_json(event) | journal_keys(item.identity)
         outcome, answer = self._answered(item, new_state, Outcome(True, 0, outputs=public))
         seq = self._journal(
             Record(

@@ -9,9 +9,9 @@ hot numbers, the retained result), a hold (a card alarm), a new shoe or a
 shuffle (the roads start again), the hole card turned over. Those are typed
 here; every other output is a `Forwarded` one, which the runtime only passes
 on. `parse_outputs` is the one place that reads an engine output by its keys,
-and each value's ``to_json`` the one way back to the JSON that the round
-events, the HTTP answers and the journal's kept answers carry, key for key and
-in the engine's order.
+and each value's ``data`` the one way back to JSON: the fields of its round
+event, and with its type (`to_json`) the output as the HTTP answers and the
+journal's kept answers carry it, key for key and in the engine's order.
 
 Parsing is strict: an output of a typed kind with a field this module does not
 know is a bug of the engine's and raises, before anything is journaled. It is
@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from functools import partial
 from typing import Any, ClassVar, Literal
 
 from dealer_station.games.engine import Output
@@ -46,8 +47,8 @@ class CardDealt:
     soft: bool | None = None
     score: int | None = None
 
-    def to_json(self) -> Output:
-        out: Output = {"type": self.type}
+    def data(self) -> Output:
+        out: Output = {}
         if self.card is not None:
             out["card"] = self.card
         out["to"] = self.to
@@ -73,10 +74,10 @@ class Burned:
     type: ClassVar[str] = "burned"
     card: str | None = None
 
-    def to_json(self) -> Output:
+    def data(self) -> Output:
         if self.card is None:
-            return {"type": self.type, "face": "burnt"}
-        return {"type": self.type, "card": self.card, "face": "burnt"}
+            return {"face": "burnt"}
+        return {"card": self.card, "face": "burnt"}
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -92,8 +93,8 @@ class DecisionMade:
     action: str
     warning: str | None = None
 
-    def to_json(self) -> Output:
-        out: Output = {"type": self.type, "box": self.box}
+    def data(self) -> Output:
+        out: Output = {"box": self.box}
         if self.player is not None:
             out["player"] = self.player
         if self.hand is not None:
@@ -115,9 +116,8 @@ class HoleCardRevealed:
     soft: bool
     why: str
 
-    def to_json(self) -> Output:
+    def data(self) -> Output:
         return {
-            "type": self.type,
             "card": self.card,
             "cards": list(self.cards),
             "total": self.total,
@@ -138,8 +138,8 @@ class RoundSettled:
     number: int | None
     settlement: Output
 
-    def to_json(self) -> Output:
-        return {"type": self.type, **self.settlement}
+    def data(self) -> Output:
+        return dict(self.settlement)
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,8 +150,8 @@ class RoundHeld:
     type: ClassVar[str] = "round_held"
     reason: str
 
-    def to_json(self) -> Output:
-        return {"type": self.type, "reason": self.reason}
+    def data(self) -> Output:
+        return {"reason": self.reason}
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,8 +161,8 @@ class ShoeChanged:
     type: Literal["new_shoe", "shuffle"]
     cards: int
 
-    def to_json(self) -> Output:
-        return {"type": self.type, "cards": self.cards}
+    def data(self) -> Output:
+        return {"cards": self.cards}
 
 
 @dataclass(frozen=True, slots=True)
@@ -171,10 +171,10 @@ class Forwarded:
     winning number, ...): its type and its fields as the engine wrote them."""
 
     type: str
-    data: Output
+    fields: Output
 
-    def to_json(self) -> Output:
-        return {"type": self.type, **self.data}
+    def data(self) -> Output:
+        return dict(self.fields)
 
 
 RoundOutput = (
@@ -189,48 +189,49 @@ RoundOutput = (
 )
 
 
-def _burned(fields: Output) -> Burned:
+def _burned(*, face: str = "burnt", card: str | None = None) -> Burned:
     # An engine's burn has no face; a kept answer's has the one it went out with.
-    face = fields.pop("face", "burnt")
     if face != "burnt":
         raise ValueError(f"a burnt card's face is 'burnt', not {face!r}")
-    return Burned(**fields)
+    return Burned(card)
 
 
-def _hole_card_revealed(fields: Output) -> HoleCardRevealed:
-    if "cards" not in fields:
-        raise TypeError("a hole card revealed names the dealer's cards")
-    return HoleCardRevealed(**(fields | {"cards": tuple(fields["cards"])}))
+def _hole_card_revealed(*, cards: list[str], **fields: Any) -> HoleCardRevealed:
+    return HoleCardRevealed(cards=tuple(cards), **fields)
 
 
-def _round_settled(fields: Output) -> RoundSettled:
-    return RoundSettled(bool(fields.get("voided")), fields.get("number"), fields)
+def _round_settled(**settlement: Any) -> RoundSettled:
+    return RoundSettled(bool(settlement.get("voided")), settlement.get("number"), settlement)
 
 
-def _shoe_changed(kind: Literal["new_shoe", "shuffle"]) -> Callable[[Output], ShoeChanged]:
-    return lambda fields: ShoeChanged(kind, **fields)
-
-
-_TYPED: dict[str, Callable[[Output], RoundOutput]] = {
-    "card_dealt": lambda fields: CardDealt(**fields),
+# Each typed kind's constructor, called with the output's fields but its type.
+_TYPED: dict[str, Callable[..., RoundOutput]] = {
+    "card_dealt": CardDealt,
     "burned": _burned,
-    "decision": lambda fields: DecisionMade(**fields),
+    "decision": DecisionMade,
     "hole_card_revealed": _hole_card_revealed,
     "round_settled": _round_settled,
-    "round_held": lambda fields: RoundHeld(**fields),
-    "new_shoe": _shoe_changed("new_shoe"),
-    "shuffle": _shoe_changed("shuffle"),
+    "round_held": RoundHeld,
+    "new_shoe": partial(ShoeChanged, "new_shoe"),
+    "shuffle": partial(ShoeChanged, "shuffle"),
 }
+
+
+def _parse(out: dict[str, Any]) -> RoundOutput:
+    fields = dict(out)
+    kind = fields.pop("type")
+    typed = _TYPED.get(kind)
+    return Forwarded(kind, fields) if typed is None else typed(**fields)
 
 
 def parse_outputs(outputs: Iterable[dict[str, Any]]) -> tuple[RoundOutput, ...]:
     """The engine's outputs (or the JSON of typed ones, as a kept answer holds
     them) as typed values, in order. Raises ``TypeError``/``ValueError`` on an
     output of a typed kind that does not have that kind's fields."""
-    parsed: list[RoundOutput] = []
-    for out in outputs:
-        fields = {k: v for k, v in out.items() if k != "type"}
-        kind = out["type"]
-        typed = _TYPED.get(kind)
-        parsed.append(Forwarded(kind, fields) if typed is None else typed(fields))
-    return tuple(parsed)
+    return tuple(map(_parse, outputs))
+
+
+def to_json(out: RoundOutput) -> Output:
+    """The output's JSON, as the engine wrote it (a burn with its face): its
+    ``type`` first, then its `data`, the fields a round event carries."""
+    return {"type": out.type, **out.data()}

@@ -13,7 +13,7 @@ from dealer_station.games.events import Event
 from dealer_station.input_identity import InputIdentity
 from dealer_station.journal import Answer
 from dealer_station.preconditions import IdempotencyKey, Precondition
-from dealer_station.round_outputs import RoundOutput, parse_outputs
+from dealer_station.round_outputs import RoundOutput, parse_outputs, to_json
 
 
 @dataclass
@@ -74,7 +74,7 @@ class Outcome:
 
     def outputs_json(self) -> list[dict[str, Any]]:
         """The outputs as an HTTP answer and a kept answer carry them."""
-        return [o.to_json() for o in self.outputs]
+        return [to_json(o) for o in self.outputs]
 
     def to_answer(self) -> dict[str, Any]:
         return {

@@ -17,7 +17,13 @@ from dealer_station.games.baccarat_roads import RoundMark, roads
 from dealer_station.games.engine import Output
 from dealer_station.games.roulette_stats import roulette_stats
 from dealer_station.payloads import Stats
-from dealer_station.round_outputs import RoundOutput, RoundSettled, ShoeChanged, parse_outputs
+from dealer_station.round_outputs import (
+    RoundOutput,
+    RoundSettled,
+    ShoeChanged,
+    parse_outputs,
+    to_json,
+)
 
 # Settled rounds kept for the statistics: a whole 8-deck baccarat shoe holds
 # about 80; roulette's hot and cold numbers look at the last 100 spins.
@@ -77,7 +83,7 @@ class TableStats:
     def settled_json(self) -> tuple[Output, ...]:
         """The settled rounds as a snapshot keeps them: the engine's JSON, the
         same whatever this code's types (a snapshot outlives an upgrade)."""
-        return tuple(o.to_json() for o in self.settled)
+        return tuple(to_json(o) for o in self.settled)
 
     def moment(self, game: str) -> StatsMoment:
         """The statistics as they stand: the same moment until they change."""

@@ -48,7 +48,7 @@ def public_output(out: RoundOutput, burn_cards: BurnCards) -> RoundOutput:
 def public_outputs(
     outputs: Iterable[RoundOutput], burn_cards: BurnCards
 ) -> tuple[RoundOutput, ...]:
-    return tuple(public_output(o, burn_cards) for o in outputs)
+    return tuple([public_output(o, burn_cards) for o in outputs])
 
 
 def face_up_dealer(rnd: BlackjackRound) -> tuple[Card, ...]:

@@ -34,7 +34,7 @@ def run(args: argparse.Namespace) -> int:
     from dealer_station.games.events import event_to_json
     from dealer_station.games.rejection import Rejected
     from dealer_station.games.rulefile import RuleFileError
-    from dealer_station.round_outputs import RoundSettled, parse_outputs
+    from dealer_station.round_outputs import RoundSettled, parse_outputs, to_json
 
     games = GAMES if args.game == "all" else (args.game,)
     if args.variant and len(games) > 1:
@@ -61,7 +61,7 @@ def run(args: argparse.Namespace) -> int:
                     continue
                 played += 1
                 if args.json:
-                    print(json.dumps({"events": events, "outcome": out.to_json()}))
+                    print(json.dumps({"events": events, "outcome": to_json(out)}))
                 elif not args.events:
                     print(describe(out.settlement, state.setup.variant))
                 events = []

@@ -20,7 +20,7 @@ from dealer_station.games import table as table_fold
 from dealer_station.games.blackjack_rules import load_variant
 from dealer_station.games.cards import parse_card
 from dealer_station.games.events import BurnCard, DealCard, VoidRound
-from dealer_station.round_outputs import parse_outputs
+from dealer_station.round_outputs import parse_outputs, to_json
 from dealer_station.round_view import table_view
 
 THREE = "blackjack-3-position"
@@ -48,7 +48,7 @@ def types(outputs: list[dict[str, Any]]) -> list[str]:
 
 def public(outputs: list[dict[str, Any]], burn_cards: BurnCards) -> list[dict[str, Any]]:
     """The engine's outputs as the station publishes them."""
-    return [o.to_json() for o in visibility.public_outputs(parse_outputs(outputs), burn_cards)]
+    return [to_json(o) for o in visibility.public_outputs(parse_outputs(outputs), burn_cards)]
 
 
 def two_boxes_dealt(up: str, hole: str) -> Table:

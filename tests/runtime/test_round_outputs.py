@@ -34,6 +34,7 @@ from dealer_station.round_outputs import (
     RoundSettled,
     ShoeChanged,
     parse_outputs,
+    to_json,
 )
 from dealer_station.table_inputs import Outcome
 
@@ -129,7 +130,7 @@ def test_every_output_is_written_back_as_the_engine_wrote_it(game: str, variant:
         assert typed.type == out["type"]
         # The engine's burn has no face: it goes out as burnt, whatever the setting.
         expected = {**out, "face": "burnt"} if out["type"] == "burned" else out
-        assert dumped(typed.to_json()) == dumped(expected)
+        assert dumped(to_json(typed)) == dumped(expected)
 
 
 @pytest.mark.parametrize(("game", "variant"), variants())
@@ -140,9 +141,9 @@ def test_the_public_form_withholds_what_the_rules_say_and_reads_back(
     outputs = engine_outputs(game, variant, rounds=30)
     public = visibility.public_outputs(parse_outputs(outputs), burn_cards)
     for out, shown in zip(outputs, public, strict=True):
-        assert dumped(shown.to_json()) == dumped(published(out, burn_cards))
+        assert dumped(to_json(shown)) == dumped(published(out, burn_cards))
     # A kept answer holds the public JSON: read back, it is the same values.
-    assert parse_outputs([o.to_json() for o in public]) == public
+    assert parse_outputs([to_json(o) for o in public]) == public
 
 
 def test_the_runs_cover_every_typed_kind() -> None:
@@ -164,7 +165,7 @@ def test_a_decisions_warning_is_its_last_field() -> None:
     [typed] = parse_outputs([engine])
     assert isinstance(typed, DecisionMade)
     warned = replace(typed, warning="deviates from basic strategy")
-    assert dumped(warned.to_json()) == dumped(engine | {"warning": "deviates from basic strategy"})
+    assert dumped(to_json(warned)) == dumped(engine | {"warning": "deviates from basic strategy"})
 
 
 @pytest.mark.parametrize(
