@@ -37,7 +37,7 @@ class CardDealt:
     its ``score``."""
 
     type: ClassVar[str] = "card_dealt"
-    # In the engine's key order: to_json writes them so.
+    # In the engine's key order, which data() keeps.
     card: str | None = None
     to: str
     box: int | None = None
@@ -217,14 +217,14 @@ _TYPED: dict[str, Callable[..., RoundOutput]] = {
 }
 
 
-def _parse(out: dict[str, Any]) -> RoundOutput:
+def _parse(out: Output) -> RoundOutput:
     fields = dict(out)
     kind = fields.pop("type")
     typed = _TYPED.get(kind)
     return Forwarded(kind, fields) if typed is None else typed(**fields)
 
 
-def parse_outputs(outputs: Iterable[dict[str, Any]]) -> tuple[RoundOutput, ...]:
+def parse_outputs(outputs: Iterable[Output]) -> tuple[RoundOutput, ...]:
     """The engine's outputs (or the JSON of typed ones, as a kept answer holds
     them) as typed values, in order. Raises ``TypeError``/``ValueError`` on an
     output of a typed kind that does not have that kind's fields."""
