@@ -111,7 +111,7 @@ class TableActor:
         done = replay(self.journal, self.id, self.recovered_from, self.state)
         self.snapshots.since += done.read
         for outputs in done.outputs:
-            self.stats.remember(outputs, iso(self.changed_at))
+            self.stats.remember(outputs, self.changed_at)
         self.devices.update(done.devices)
         self.last_result = self.journal.last_message(self.id, "round_settled")
         self.state = state = done.state
@@ -346,7 +346,7 @@ class TableActor:
             answer,
         )
         self.state = new_state
-        self.stats.remember(outputs, iso(now))
+        self.stats.remember(outputs, now)
         for out, message in zip(outputs, messages[: len(outputs)], strict=True):
             if isinstance(out, RoundSettled):
                 self.last_result = message.payload

@@ -11,8 +11,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from datetime import datetime
 from functools import cached_property
 
+from dealer_station.clock import iso
 from dealer_station.games.baccarat_roads import RoundMark, roads
 from dealer_station.games.engine import Output
 from dealer_station.games.roulette_stats import roulette_stats
@@ -62,7 +64,8 @@ class TableStats:
     at: str = ""
     _moment: StatsMoment | None = field(default=None, repr=False)
 
-    def remember(self, outputs: Iterable[RoundOutput], at: str) -> None:
+    def remember(self, outputs: Iterable[RoundOutput], now: datetime) -> None:
+        # The time is written only when the statistics change: most inputs do not.
         for out in outputs:
             if isinstance(out, ShoeChanged):
                 self.settled.clear()
@@ -71,7 +74,7 @@ class TableStats:
                 del self.settled[:-STATS_ROUNDS]
             else:
                 continue
-            self.at = at
+            self.at = iso(now)
             self._moment = None
 
     def restore(self, settled: Iterable[Output], at: str) -> None:
