@@ -37,6 +37,7 @@ from dealer_station.journal import Answer, Journal, OutMessage, Record
 from dealer_station.operator_advice import OFFLINE_ADVICE, REFUSAL_ADVICE, replay_refused
 from dealer_station.payloads import DeviceState, Topics
 from dealer_station.preconditions import IdempotencyKey, Precondition
+from dealer_station.round_outputs import DecisionMade, RoundHeld, RoundSettled, parse_outputs
 from dealer_station.table_answers import answer_to_keep, forget_old_answers, known_answer
 from dealer_station.table_change import Listeners, TableChange
 from dealer_station.table_inputs import Alarm, Command, DeviceChange, Outcome
@@ -109,7 +110,7 @@ class TableActor:
         done = replay(self.journal, self.id, self.recovered_from, self.state)
         self.snapshots.since += done.read
         for outputs in done.outputs:
-            self.stats.remember(outputs, iso(self.changed_at))
+            self.stats.remember(outputs, self.changed_at)
         self.devices.update(done.devices)
         self.last_result = self.journal.last_message(self.id, "round_settled")
         self.state = state = done.state
@@ -143,7 +144,7 @@ class TableActor:
         if self.state is None:
             return
         taken = snapshot.TableSnapshot(
-            self.state, tuple(self.stats.settled), self.stats.at, dict(self.devices)
+            self.state, self.stats.settled_json(), self.stats.at, dict(self.devices)
         )
         seq = self.journal.last_seq(self.id)
         self.journal.save_snapshot(self.id, seq, self._snapshot_format, snapshot.dumps(taken))
@@ -301,32 +302,36 @@ class TableActor:
             return self._rejected(item, raw, Rejected("stale", stale), now)
         try:
             event = parse_event(item.event) if isinstance(item.event, dict) else item.event
-            new_state, outputs = table_fold.apply(self.state, event)
+            new_state, engine_outputs = table_fold.apply(self.state, event)
         except Rejected as rejected:
             return self._rejected(item, raw, rejected, now)
+        outputs = parse_outputs(engine_outputs)
         warning = strategy_advice.warning(self.state, event)
         if warning is not None:
-            for out in outputs:
-                if out["type"] == "decision":
-                    out["warning"] = warning
+            outputs = tuple(
+                replace(o, warning=warning) if isinstance(o, DecisionMade) else o for o in outputs
+            )
         round_id = self._round_of(new_state)
         # The engine's outputs never leave the actor: only their public form.
         public = visibility.public_outputs(outputs, self.burn_cards)
-        messages = [self._event_message(o["type"], o, item.source, round_id, now) for o in public]
-        if any(o["type"] == "round_settled" for o in outputs):
+        messages = [
+            self._event_message(o.type, o.data(), item.source, round_id, now) for o in public
+        ]
+        if any(isinstance(o, RoundSettled) for o in outputs):
             self.alarms.clear()
         elif outputs and (item.source == "shoe" or event.type in ("manual_card", "hold_release")):
             # A card taken, from the shoe or entered by a pit boss, or a held card
             # removed, answers a card alarm.
             self.alarms = [a for a in self.alarms if a["source"] != "shoe-card"]
-        if any(o == {"type": "round_held", "reason": "card_unread"} for o in outputs):
+        if any(isinstance(o, RoundHeld) and o.reason == "card_unread" for o in outputs):
             messages.append(
                 self._raise_alarm(
                     "card_unread", REFUSAL_ADVICE["card_unread"], "shoe-card", round_id, now
                 )
             )
-        body = event_to_json(event) | journal_keys(item.identity)
-        outcome, answer = self._answered(item, new_state, Outcome(True, 0, outputs=tuple(public)))
+        # A typed event's JSON is ``raw`` already; a request's is its event's.
+        body = raw if event is item.event else event_to_json(event) | journal_keys(item.identity)
+        outcome, answer = self._answered(item, new_state, Outcome(True, 0, outputs=public))
         seq = self._journal(
             Record(
                 self.id,
@@ -343,9 +348,9 @@ class TableActor:
             answer,
         )
         self.state = new_state
-        self.stats.remember(outputs, iso(now))
+        self.stats.remember(outputs, now)
         for out, message in zip(outputs, messages[: len(outputs)], strict=True):
-            if out["type"] == "round_settled":
+            if isinstance(out, RoundSettled):
                 self.last_result = message.payload
         return replace(outcome, seq=seq)
 

@@ -9,11 +9,11 @@ import concurrent.futures
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from dealer_station.games.engine import Output
 from dealer_station.games.events import Event
 from dealer_station.input_identity import InputIdentity
 from dealer_station.journal import Answer
 from dealer_station.preconditions import IdempotencyKey, Precondition
+from dealer_station.round_outputs import RoundOutput, parse_outputs, to_json
 
 
 @dataclass
@@ -64,19 +64,24 @@ class Outcome:
     seq: int
     reason: str = ""
     detail: str = ""
-    outputs: tuple[Output, ...] = ()
+    # What the input did, in its public form (``visibility``).
+    outputs: tuple[RoundOutput, ...] = ()
     # The table right after the input (the round/state JSON), for a command that
     # gets an answer: kept with its idempotency key, so a retry sees the same.
     state: dict[str, Any] | None = None
     # The first answer to this idempotency key, given again: nothing was applied.
     replayed: bool = False
 
+    def outputs_json(self) -> list[dict[str, Any]]:
+        """The outputs as an HTTP answer and a kept answer carry them."""
+        return [to_json(o) for o in self.outputs]
+
     def to_answer(self) -> dict[str, Any]:
         return {
             "accepted": self.accepted,
             "reason": self.reason,
             "detail": self.detail,
-            "outputs": list(self.outputs),
+            "outputs": self.outputs_json(),
             "state": self.state,
         }
 
@@ -88,7 +93,7 @@ class Outcome:
             answer.journal_seq,
             data["reason"],
             data["detail"],
-            tuple(data["outputs"]),
+            parse_outputs(data["outputs"]),
             data["state"],
             replayed=True,
         )

@@ -44,7 +44,7 @@ def round_event(
     at: datetime,
 ) -> OutMessage:
     """The round event ``msg_seq``: its id and bytes are the same however often
-    it is sent (docs/mqtt.md)."""
+    it is sent (docs/mqtt.md). ``data`` is its fields, without its ``kind``."""
     payload = RoundEvent(
         table=table,
         at=iso(at),
@@ -53,7 +53,7 @@ def round_event(
         round=round_id,
         type=kind,
         source=source,
-        data={k: v for k, v in data.items() if k != "type"},
+        data=data,
     )
     return OutMessage(table, msg_seq, topic, payload.model_dump_json())
 

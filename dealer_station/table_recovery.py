@@ -14,11 +14,11 @@ from dataclasses import dataclass, field
 
 from dealer_station import snapshot
 from dealer_station.games import table as table_fold
-from dealer_station.games.engine import Output
 from dealer_station.games.events import parse_event
 from dealer_station.games.rejection import Rejected
 from dealer_station.journal import REFUSED_ON_REPLAY, Journal, Record
 from dealer_station.payloads import DeviceState
+from dealer_station.round_outputs import RoundOutput, parse_outputs
 
 log = logging.getLogger(__name__)
 
@@ -57,7 +57,7 @@ class Replay:
 
     state: table_fold.TableState | None
     # Each accepted event's outputs, in order: what the statistics fold in.
-    outputs: list[list[Output]] = field(default_factory=list)
+    outputs: list[tuple[RoundOutput, ...]] = field(default_factory=list)
     refused: list[tuple[Record, Rejected]] = field(default_factory=list)
     failed: list[Record] = field(default_factory=list)
     # Events read, set aside or not: they count toward the next snapshot.
@@ -82,7 +82,7 @@ def replay(journal: Journal, table: str, after: int, state: table_fold.TableStat
             log.exception("table %s: record %d could not be replayed", table, record.seq)
             done.failed.append(record)
             continue
-        done.outputs.append(outputs)
+        done.outputs.append(parse_outputs(outputs))
     for record in journal.records(table, kind="device", after=after):
         body = record.body
         if body.get("device") in ("shoe", "camera") and body.get("state") in KNOWN_STATES:

@@ -9,13 +9,23 @@ out once, when a channel first asks for them, never on the input's path.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
+from datetime import datetime
 from functools import cached_property
 
+from dealer_station.clock import iso
 from dealer_station.games.baccarat_roads import RoundMark, roads
 from dealer_station.games.engine import Output
 from dealer_station.games.roulette_stats import roulette_stats
 from dealer_station.payloads import Stats
+from dealer_station.round_outputs import (
+    RoundOutput,
+    RoundSettled,
+    ShoeChanged,
+    parse_outputs,
+    to_json,
+)
 
 # Settled rounds kept for the statistics: a whole 8-deck baccarat shoe holds
 # about 80; roulette's hot and cold numbers look at the last 100 spins.
@@ -28,15 +38,17 @@ class StatsMoment:
 
     table: str
     game: str
-    settled: tuple[Output, ...]
+    settled: tuple[RoundSettled, ...]
     at: str
 
     @cached_property
     def stats(self) -> Stats | None:
         if self.game == "baccarat":
-            data = roads([RoundMark.from_outcome(o) for o in self.settled]).to_json()
+            data = roads([RoundMark.from_outcome(o.settlement) for o in self.settled]).to_json()
         elif self.game == "roulette":
-            data = roulette_stats([o["number"] for o in self.settled]).to_json()
+            # A roulette round that is not voided has its number.
+            numbers = [o.number for o in self.settled if o.number is not None]
+            data = roulette_stats(numbers).to_json()
         else:
             return None
         return Stats(table=self.table, at=self.at, game=self.game, stats=data)
@@ -47,26 +59,34 @@ class TableStats:
     """What the statistics need, kept as the table's outputs pass."""
 
     table: str
-    settled: list[Output] = field(default_factory=list)
+    settled: list[RoundSettled] = field(default_factory=list)
     # When the statistics last changed (a round settled, a new shoe).
     at: str = ""
     _moment: StatsMoment | None = field(default=None, repr=False)
 
-    def remember(self, outputs: list[Output], at: str) -> None:
+    def remember(self, outputs: Iterable[RoundOutput], now: datetime) -> None:
+        # The time is written only when the statistics change: most inputs do not.
         for out in outputs:
-            if out["type"] in ("new_shoe", "shuffle"):
+            if isinstance(out, ShoeChanged):
                 self.settled.clear()
-            elif out["type"] == "round_settled" and not out.get("voided"):
+            elif isinstance(out, RoundSettled) and not out.voided:
                 self.settled.append(out)
                 del self.settled[:-STATS_ROUNDS]
             else:
                 continue
-            self.at = at
+            self.at = iso(now)
             self._moment = None
 
-    def restore(self, settled: tuple[Output, ...], at: str) -> None:
-        """As a snapshot left them."""
-        self.settled, self.at, self._moment = list(settled), at, None
+    def restore(self, settled: Iterable[Output], at: str) -> None:
+        """As a snapshot left them (`settled_json`)."""
+        parsed = parse_outputs(settled)
+        self.settled = [o for o in parsed if isinstance(o, RoundSettled)]
+        self.at, self._moment = at, None
+
+    def settled_json(self) -> tuple[Output, ...]:
+        """The settled rounds as a snapshot keeps them: the engine's JSON, the
+        same whatever this code's types (a snapshot outlives an upgrade)."""
+        return tuple(to_json(o) for o in self.settled)
 
     def moment(self, game: str) -> StatsMoment:
         """The statistics as they stand: the same moment until they change."""

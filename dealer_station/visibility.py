@@ -2,10 +2,10 @@
 outputs into the outputs anyone may see.
 
 Every card the station knows is face up, face down or burnt. The engines say
-which (``card_dealt`` carries ``face``; a burn is a ``burned`` output) and keep
+which (a `CardDealt` has a ``face``; a burn is a `Burned` output) and keep
 every value, because the journal and the settlement need them. What goes out,
 on MQTT, over the WebSocket, in HTTP answers, to the console and the overlay,
-is built here from those outputs:
+is built here from those outputs (typed by ``round_outputs``):
 
 - a face-down card goes out as "a card was dealt face down": no code, no
   total; its value leaves only with the engine's ``hole_card_revealed``;
@@ -23,32 +23,32 @@ and game recall of an unfinished round hides what the published events hid
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import replace
 from typing import Any
 
 from dealer_station.config import BurnCards
 from dealer_station.games.blackjack import BlackjackEngine, BlackjackRound
 from dealer_station.games.cards import Card
-from dealer_station.games.engine import Output
 from dealer_station.games.table import TableState
+from dealer_station.round_outputs import Burned, CardDealt, RoundOutput
 
 # What stands in a refusal's words where a card's value is withheld, by face.
 WITHHELD = {"down": "(face down)", "burnt": "(burnt)"}
 
 
-def public_output(out: Output, burn_cards: BurnCards) -> Output:
+def public_output(out: RoundOutput, burn_cards: BurnCards) -> RoundOutput:
     """The output as it may be published."""
-    kind = out["type"]
-    if kind == "card_dealt" and out.get("face") == "down":
-        return {k: v for k, v in out.items() if k not in ("card", "total", "soft")}
-    if kind == "burned":
-        if burn_cards == "shown":
-            return {**out, "face": "burnt"}
-        return {k: v for k, v in out.items() if k != "card"} | {"face": "burnt"}
+    if isinstance(out, CardDealt) and out.face == "down":
+        return replace(out, card=None, total=None, soft=None)
+    if isinstance(out, Burned) and burn_cards == "hidden":
+        return Burned()
     return out
 
 
-def public_outputs(outputs: Iterable[Output], burn_cards: BurnCards) -> list[Output]:
-    return [public_output(o, burn_cards) for o in outputs]
+def public_outputs(
+    outputs: Iterable[RoundOutput], burn_cards: BurnCards
+) -> tuple[RoundOutput, ...]:
+    return tuple([public_output(o, burn_cards) for o in outputs])
 
 
 def face_up_dealer(rnd: BlackjackRound) -> tuple[Card, ...]:

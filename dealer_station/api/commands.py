@@ -173,7 +173,7 @@ def answer(outcome: Outcome) -> JSONResponse:
     if outcome.accepted:
         if step is not None:
             headers["ETag"] = f'"{step}"'
-        body = {"seq": outcome.seq, "outputs": list(outcome.outputs), "state": outcome.state}
+        body = {"seq": outcome.seq, "outputs": outcome.outputs_json(), "state": outcome.state}
         return JSONResponse(body, headers=headers)
     refusal = Refusal(reason=outcome.reason, detail=outcome.detail, seq=outcome.seq, step=step)
     return JSONResponse(

@@ -34,6 +34,7 @@ def run(args: argparse.Namespace) -> int:
     from dealer_station.games.events import event_to_json
     from dealer_station.games.rejection import Rejected
     from dealer_station.games.rulefile import RuleFileError
+    from dealer_station.round_outputs import RoundSettled, parse_outputs, to_json
 
     games = tuple(GAMES) if args.game == "all" else (args.game,)
     if args.variant and len(games) > 1:
@@ -55,14 +56,14 @@ def run(args: argparse.Namespace) -> int:
             events.append(event_to_json(event))
             if args.events:
                 print(json.dumps(events[-1]))
-            for out in outputs:
-                if out["type"] != "round_settled":
+            for out in parse_outputs(outputs):
+                if not isinstance(out, RoundSettled):
                     continue
                 played += 1
                 if args.json:
-                    print(json.dumps({"events": events, "outcome": out}))
+                    print(json.dumps({"events": events, "outcome": to_json(out)}))
                 elif not args.events:
-                    print(describe(out, state.setup.variant))
+                    print(describe(out.settlement, state.setup.variant))
                 events = []
     return 0
 

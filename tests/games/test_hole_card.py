@@ -15,10 +15,12 @@ from support.blackjack_table import Table
 
 from dealer_station import visibility
 from dealer_station.autoplay import Autoplay
+from dealer_station.config import BurnCards
 from dealer_station.games import table as table_fold
 from dealer_station.games.blackjack_rules import load_variant
 from dealer_station.games.cards import parse_card
 from dealer_station.games.events import BurnCard, DealCard, VoidRound
+from dealer_station.round_outputs import parse_outputs, to_json
 from dealer_station.round_view import table_view
 
 THREE = "blackjack-3-position"
@@ -42,6 +44,11 @@ def test_the_three_position_variant_is_found() -> None:
 
 def types(outputs: list[dict[str, Any]]) -> list[str]:
     return [o["type"] for o in outputs]
+
+
+def public(outputs: list[dict[str, Any]], burn_cards: BurnCards) -> list[dict[str, Any]]:
+    """The engine's outputs as the station publishes them."""
+    return [to_json(o) for o in visibility.public_outputs(parse_outputs(outputs), burn_cards)]
 
 
 def two_boxes_dealt(up: str, hole: str) -> Table:
@@ -131,11 +138,13 @@ def test_the_published_view_and_outputs_show_a_face_down_card_without_its_value(
         "total_of": "face_up",
     }
     hole = next(o for o in t.outputs if o.get("face") == "down")
-    assert visibility.public_output(hole, "hidden") == {
-        "type": "card_dealt",
-        "to": "dealer",
-        "face": "down",
-    }
+    assert public([hole], "hidden") == [
+        {
+            "type": "card_dealt",
+            "to": "dealer",
+            "face": "down",
+        }
+    ]
     t.close_insurance()  # the peek finds AD KH: blackjack, the card is turned over
     dealer = table_view(t.state)["table"]["dealer"]
     assert (dealer["cards"], dealer["face_down"], dealer["total"]) == (["AD", "KH"], 0, 21)
@@ -144,12 +153,14 @@ def test_the_published_view_and_outputs_show_a_face_down_card_without_its_value(
 def test_burns_follow_the_studio_setting() -> None:
     t = Table(THREE)
     burned = next(o for o in t.send(BurnCard(parse_card("5C"))) if o["type"] == "burned")
-    assert visibility.public_output(burned, "hidden") == {"type": "burned", "face": "burnt"}
-    assert visibility.public_output(burned, "shown") == {
-        "type": "burned",
-        "card": "5C",
-        "face": "burnt",
-    }
+    assert public([burned], "hidden") == [{"type": "burned", "face": "burnt"}]
+    assert public([burned], "shown") == [
+        {
+            "type": "burned",
+            "card": "5C",
+            "face": "burnt",
+        }
+    ]
 
 
 def test_no_refused_card_is_echoed_while_the_hole_card_is_due_or_face_down() -> None:
@@ -192,8 +203,7 @@ def test_every_round_turns_its_hole_card_over_before_it_settles(variant: str) ->
     while rounds < 150:
         event = play.next_event(state)
         state, outputs = table_fold.apply(state, event)
-        public = visibility.public_outputs(outputs, "hidden")
-        for out in public:
+        for out in public(outputs, "hidden"):
             if out.get("face") == "down":
                 assert set(out) == {"type", "to", "face"}
                 assert isinstance(event, DealCard)

@@ -75,7 +75,7 @@ def test_burns_follow_the_studio_setting(tmp_path: Path, setting: BurnCards) -> 
     if setting == "hidden":
         assert burned == {"face": "burnt"}
         assert (refused["event"]["face"], "card" in refused["event"]) == ("burnt", False)
-        assert list(outcome.outputs) == [{"type": "burned", "face": "burnt"}]
+        assert outcome.outputs_json() == [{"type": "burned", "face": "burnt"}]
     else:
         assert burned == {"card": "QS", "face": "burnt"}
         assert refused["event"]["card"] == "JD"

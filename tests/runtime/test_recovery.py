@@ -38,7 +38,7 @@ def test_resume_continues_the_round_where_it_was(tmp_path: Path) -> None:
     assert after.state is not None and after.state.next_step().to == "player"
     assert after.msg_seq == seq_before  # nothing new was journaled or published
     send_accepted(after, "shoe", *({"type": "card", "card": c} for c in ("3H", "6C", "7D", "2C")))
-    settled = [o for o in after.stats.settled if o["round"] == "r1"]
+    settled = [o.settlement for o in after.stats.settled if o.settlement["round"] == "r1"]
     assert settled[0]["winner"] == "banker"
     assert settled[0]["payouts"][0]["returns"] == "195"
 

@@ -57,7 +57,7 @@ def test_standing_on_eleven_is_flagged_in_the_journal_and_the_event(tmp_path: Pa
     _eleven_against_a_nine(actor)
     outcome = actor.handle(Command("api", {"type": "decision", "box": 1, "action": "stand"}))
     assert outcome is not None and outcome.accepted  # a warning, not a refusal
-    decision = next(o for o in outcome.outputs if o["type"] == "decision")
+    decision = next(o for o in outcome.outputs_json() if o["type"] == "decision")
     assert decision["warning"].startswith("deviates from basic strategy, EV -0.")
     record = list(actor.journal.records("bj"))[-1]
     assert record.detail == decision["warning"]
@@ -70,7 +70,7 @@ def test_the_best_decision_is_not_flagged(tmp_path: Path) -> None:
     _eleven_against_a_nine(actor)
     outcome = actor.handle(Command("api", {"type": "decision", "box": 1, "action": "double"}))
     assert outcome is not None
-    assert "warning" not in next(o for o in outcome.outputs if o["type"] == "decision")
+    assert "warning" not in next(o for o in outcome.outputs_json() if o["type"] == "decision")
 
 
 def test_variants_without_warnings_say_nothing(tmp_path: Path) -> None:
@@ -78,7 +78,7 @@ def test_variants_without_warnings_say_nothing(tmp_path: Path) -> None:
     _eleven_against_a_nine(actor)
     outcome = actor.handle(Command("api", {"type": "decision", "box": 1, "action": "stand"}))
     assert outcome is not None
-    assert "warning" not in next(o for o in outcome.outputs if o["type"] == "decision")
+    assert "warning" not in next(o for o in outcome.outputs_json() if o["type"] == "decision")
 
 
 def test_the_decision_timer_can_play_basic_strategy(tmp_path: Path) -> None:
