@@ -23,7 +23,7 @@ EXEMPT_FILES = ("dealer_station/games/", "dealer_station/round_outputs.py")
 
 # (file, function): why what it reads by "type" is no engine output.
 NOT_AN_OUTPUT = {
-    ("dealer_station/config.py", "parse_config"): "a pydantic validation error",
+    ("dealer_station/config.py", "_problem"): "a pydantic validation error",
     ("dealer_station/api/guard.py", "__call__"): "an ASGI scope",
     ("dealer_station/api/guard.py", "send_with_headers"): "an ASGI message",
     ("dealer_station/api/guard.py", "_body"): "an ASGI message",

@@ -24,6 +24,7 @@ from dealer_station.games.blackjack_strategy_table import build
 from dealer_station.games.events import Decision
 from dealer_station.journal import Journal
 from dealer_station.payloads import Topics
+from dealer_station.round_outputs import DecisionMade
 from dealer_station.table_inputs import Command
 
 
@@ -152,7 +153,8 @@ def test_a_decision_never_works_a_table_out_on_the_loop(
     rules = load_variant(str(variant))
     assert strategy_advice.known(rules) is None
     # Until it is at hand the table warns of nothing and its timer stands, and says why.
-    assert "warning" not in next(o for o in outcome.outputs if o["type"] == "decision")
+    decision = next(o for o in outcome.outputs if isinstance(o, DecisionMade))
+    assert decision.warning is None
     assert "not worked out yet" in caplog.text
 
 
