@@ -38,6 +38,7 @@ from dealer_station.operator_advice import OFFLINE_ADVICE, REFUSAL_ADVICE, repla
 from dealer_station.payloads import DeviceState, Topics
 from dealer_station.preconditions import IdempotencyKey, Precondition
 from dealer_station.round_outputs import DecisionMade, RoundHeld, RoundSettled, parse_outputs
+from dealer_station.table_alarms import ActiveAlarm, TableAlarms
 from dealer_station.table_answers import answer_to_keep, forget_old_answers, known_answer
 from dealer_station.table_change import Listeners, TableChange
 from dealer_station.table_inputs import Alarm, Command, DeviceChange, Outcome
@@ -65,7 +66,7 @@ class TableActor:
     msg_seq: int = field(init=False, default=0)
     # Each device's availability and since when.
     devices: dict[str, tuple[DeviceState, str]] = field(init=False, default_factory=dict)
-    alarms: list[dict[str, Any]] = field(init=False, default_factory=list)
+    alarms: TableAlarms = field(init=False, default_factory=TableAlarms)
     last_result: str | None = field(init=False, default=None)
     stats: TableStats = field(init=False)
     timer: StepTimer = field(init=False)
@@ -253,7 +254,7 @@ class TableActor:
             self.msg_seq,
             self.changed_at,
             self.timer.ends,
-            tuple(self.alarms),
+            tuple(self.alarms.active),
             self.last_result,
             dict(self.devices),
             self.stats.moment(self.state.game if self.state is not None else ""),
@@ -287,7 +288,7 @@ class TableActor:
             at=self.changed_at,
             # The step's timer starts once the input is in.
             timer_ends=self.timer.ends_after(state),
-            alarms=self.alarms,
+            alarms=self.alarms.active,
         )
         outcome = replace(outcome, state=None if view is None else view.model_dump(mode="json"))
         if item.key is None:
@@ -322,7 +323,7 @@ class TableActor:
         elif outputs and (item.source == "shoe" or event.type in ("manual_card", "hold_release")):
             # A card taken, from the shoe or entered by a pit boss, or a held card
             # removed, answers a card alarm.
-            self.alarms = [a for a in self.alarms if a["source"] != "shoe-card"]
+            self.alarms.answered("shoe-card")
         if any(isinstance(o, RoundHeld) and o.reason == "card_unread" for o in outputs):
             messages.append(
                 self._raise_alarm(
@@ -405,7 +406,7 @@ class TableActor:
         messages = [self._event_message("device", body, "station", round_id, now)]
         source = f"{change.device}-device"
         if change.online:
-            self.alarms = [a for a in self.alarms if a["source"] != source]
+            self.alarms.answered(source)
         else:
             advice = OFFLINE_ADVICE[change.device]
             messages.append(
@@ -442,8 +443,7 @@ class TableActor:
         now: datetime,
         count: int = 1,
     ) -> OutMessage:
-        alarm = {"code": code, "message": message, "source": source, "at": iso(now)}
-        self.alarms = [a for a in self.alarms if a["code"] != code] + [alarm]
+        self.alarms.raise_alarm(ActiveAlarm(code, message, source, iso(now)))
         data: dict[str, Any] = {"code": code, "message": message}
         if count != 1:
             data["count"] = count

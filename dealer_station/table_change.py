@@ -45,11 +45,12 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import cached_property
-from typing import Any, Literal
+from typing import Literal
 
 from dealer_station.games.table import TableState
 from dealer_station.journal import OutMessage, Record
 from dealer_station.payloads import DeviceState, RoundState
+from dealer_station.table_alarms import ActiveAlarm
 from dealer_station.table_messages import retained_topics, round_state
 from dealer_station.table_stats import StatsMoment
 
@@ -72,7 +73,7 @@ class TableChange:
     msg_seq: int
     at: datetime
     timer_ends: datetime | None
-    alarms: tuple[dict[str, Any], ...]
+    alarms: tuple[ActiveAlarm, ...]
     last_result: str | None
     devices: Mapping[str, tuple[DeviceState, str]]
     stats: StatsMoment

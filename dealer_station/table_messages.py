@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from datetime import datetime
-from typing import Any
 
 from dealer_station.clock import iso
 from dealer_station.games.engine import Output
@@ -29,6 +28,7 @@ from dealer_station.payloads import (
 )
 from dealer_station.preconditions import step_id
 from dealer_station.round_view import table_view
+from dealer_station.table_alarms import ActiveAlarm
 
 
 def round_event(
@@ -65,7 +65,7 @@ def round_state(
     msg_seq: int,
     at: datetime,
     timer_ends: datetime | None,
-    alarms: Sequence[dict[str, Any]],
+    alarms: Sequence[ActiveAlarm],
 ) -> RoundState | None:
     """The ``round/state`` topic: the table now, for everyone who may see it."""
     if state is None:
@@ -87,7 +87,7 @@ def round_state(
         hold=view["hold"],
         shoe=view.get("shoe"),
         view=view.get("table"),
-        alarms=list(alarms),
+        alarms=[a.to_json() for a in alarms],
     )
 
 

@@ -56,7 +56,7 @@ def render(station: Station, feeds: dict[str, TableFeed]) -> str:
         refusals += [({**t, "reason": r}, n) for r, n in sorted(feed.refusals.items())]
         alarms += [({**t, "code": c}, n) for c, n in sorted(feed.alarms.items())]
         actor = feed.actor
-        active.append((t, len(actor.alarms)))
+        active.append((t, len(actor.alarms.active)))
         publisher = station.publishers.get(table)
         if publisher is not None:
             connected.append((t, 1 if publisher.connected else 0))

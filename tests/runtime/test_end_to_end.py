@@ -231,7 +231,7 @@ def test_shoe_unplugged_mid_round_alarms_and_the_round_resumes(
             _deal(st, sim, "bac", 2)
             sim.unplug()
             st.wait_until(lambda: st.call(lambda: st.actor("bac").devices["shoe"][0]) == "offline")
-            alarms = st.call(lambda: [a["code"] for a in st.actor("bac").alarms])
+            alarms = st.call(lambda: st.actor("bac").alarms.codes())
             assert "shoe_offline" in alarms
             assert st.next_step("bac") == ("card", "player")  # the round waits
             sim.replug()

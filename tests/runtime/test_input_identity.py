@@ -111,7 +111,7 @@ def test_a_result_journaled_with_its_confidence_replays_after_a_restart(tmp_path
 
     restarted = _roulette(path)
     assert list(restarted.journal.records(TABLE, kind=REFUSED_ON_REPLAY)) == []
-    assert restarted.alarms == []
+    assert restarted.alarms.active == []
     assert restarted.state is not None and restarted.state.round_over
     assert isinstance(restarted.state.round, RouletteRound)
     assert restarted.state.round.number == 17

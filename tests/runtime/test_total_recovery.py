@@ -63,10 +63,10 @@ def test_a_record_the_rules_refuse_is_set_aside_once_and_the_start_completes(
         (bad[1], "refused", "misdeal"),
     ]
     assert set_aside[0].body["event"]["card"] == "9C"  # the journal keeps what it refused
-    (alarm,) = [a for a in first.alarms if a["code"] == "replay_refused"]
-    assert f"record {bad[0]} (card from shoe): misdeal" in alarm["message"]
+    (alarm,) = [a for a in first.alarms.active if a.code == "replay_refused"]
+    assert f"record {bad[0]} (card from shoe): misdeal" in alarm.message
     # The alarm goes out on MQTT: it names records, never a card's value.
-    assert "9C" not in alarm["message"] and "4D" not in alarm["message"]
+    assert "9C" not in alarm.message and "4D" not in alarm.message
     published = first.journal.outbox("bac", 0, 1000)[-1].payload
     assert '"type":"alarm"' in published and '"replay_refused"' in published
     picture, last_seq, last_msg = _picture(first), first.journal.last_seq("bac"), first.msg_seq
@@ -76,7 +76,7 @@ def test_a_record_the_rules_refuse_is_set_aside_once_and_the_start_completes(
     assert second.journal.last_seq("bac") == last_seq  # nothing journaled again
     assert second.msg_seq == last_msg
     assert _picture(second) == picture
-    assert not [a for a in second.alarms if a["code"] == "replay_refused"]
+    assert not [a for a in second.alarms.active if a.code == "replay_refused"]
     # And it plays on: a new round takes bets.
     send_accepted(second, "api", {"type": "round_open", "round": "r2"})
     second.journal.close()
@@ -125,8 +125,8 @@ def test_a_record_that_breaks_the_replay_is_logged_and_the_start_goes_on(
     monkeypatch.setattr(table_fold, "apply", faulty)
     after = baccarat_actor(path, recovery="resume")
     assert f"record {seq} could not be replayed" in caplog.text
-    (alarm,) = [a for a in after.alarms if a["code"] == "replay_refused"]
-    assert f"record {seq} (card from shoe): replay_error" in alarm["message"]
+    (alarm,) = [a for a in after.alarms.active if a.code == "replay_refused"]
+    assert f"record {seq} (card from shoe): replay_error" in alarm.message
     # Not set aside for ever: once the bug is fixed the record counts again.
     assert not [r for r in after.journal.records("bac") if r.kind == REFUSED_ON_REPLAY]
     after.journal.close()
@@ -142,7 +142,7 @@ def test_a_record_that_is_no_event_at_all_is_set_aside_too(tmp_path: Path) -> No
     seq = _accepted(actor.journal, "api", ["not", "an", "event"])  # type: ignore[arg-type]
     actor.journal.close()
     after = baccarat_actor(path, recovery="resume")
-    (alarm,) = [a for a in after.alarms if a["code"] == "replay_refused"]
-    assert f"record {seq} (? from api): bad_event" in alarm["message"]
+    (alarm,) = [a for a in after.alarms.active if a.code == "replay_refused"]
+    assert f"record {seq} (? from api): bad_event" in alarm.message
     assert after.state is not None and after.state.next_step().kind == "card"
     after.journal.close()
