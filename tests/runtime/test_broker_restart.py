@@ -5,17 +5,15 @@ from __future__ import annotations
 
 import json
 import subprocess
-import threading
 import time
 from pathlib import Path
 
 from support.broker import Broker, Subscriber
+from support.dealing import dealt_baccarat
 from support.station import StationThread, config_for
 
 from dealer_station.config import StationConfig, TlsConfig, parse_config
 from dealer_station.mqtt_publisher import TablePublisher
-from drivers.shoe.simulator import FramedShoeSimulator
-from firmware_proto import Indicator
 
 
 def _settled(st: StationThread) -> int:
@@ -45,42 +43,24 @@ def test_broker_killed_mid_shoe_then_every_event_arrives_in_order(
     broker: Broker, tmp_path: Path
 ) -> None:
     sub = Subscriber(broker.port, "dealer-station/test/bac/round/event")
-    stop = threading.Event()
-    with FramedShoeSimulator(decks=8, seed=5) as sim:
-
-        def deal() -> None:
-            while not stop.is_set():
-                if sim.indicator == Indicator.GREEN:
-                    sim.draw()
-                time.sleep(0.03)
-
-        dealer = threading.Thread(target=deal, daemon=True)
-        dealer.start()
-        config = config_for(
-            f'[[tables]]\nid = "bac"\ngame = "baccarat"\nshoe = {{ port = "{sim.port}" }}\n'
-            "timers = { betting_seconds = 0.2 }\n"
-            "self_driving = { pause_seconds = 0.05, think_seconds = 0.0 }\n",
-            tmp_path / "journal.sqlite3",
-            broker.port,
+    with (
+        dealt_baccarat(tmp_path / "journal.sqlite3", broker.port) as config,
+        StationThread(config) as st,
+    ):
+        st.wait_until(lambda: _settled(st) >= 3, timeout=60)
+        broker.stop()
+        before = _settled(st)
+        st.wait_until(lambda: _settled(st) >= before + 3, timeout=60)
+        publisher = st.station.publishers["bac"] if st.station else None
+        assert publisher is not None
+        assert st.call(lambda: publisher.backlog) > 0  # held while the broker is away
+        broker.start()
+        st.wait_until(lambda: st.call(lambda: publisher.connects) >= 2, timeout=60)
+        st.wait_until(lambda: st.call(lambda: publisher.backlog) == 0, timeout=60)
+        last = st.call(lambda: st.actor("bac").msg_seq)
+        sub.wait_for(
+            lambda ms: {json.loads(m.payload)["seq"] for m in ms} >= set(range(1, last))
         )
-        try:
-            with StationThread(config) as st:
-                st.wait_until(lambda: _settled(st) >= 3, timeout=60)
-                broker.stop()
-                before = _settled(st)
-                st.wait_until(lambda: _settled(st) >= before + 3, timeout=60)
-                publisher = st.station.publishers["bac"] if st.station else None
-                assert publisher is not None
-                assert st.call(lambda: publisher.backlog) > 0  # held while the broker is away
-                broker.start()
-                st.wait_until(lambda: st.call(lambda: publisher.connects) >= 2, timeout=60)
-                st.wait_until(lambda: st.call(lambda: publisher.backlog) == 0, timeout=60)
-                last = st.call(lambda: st.actor("bac").msg_seq)
-                sub.wait_for(
-                    lambda ms: {json.loads(m.payload)["seq"] for m in ms} >= set(range(1, last))
-                )
-        finally:
-            stop.set()
     sub.close()
 
     first_seen: list[int] = []

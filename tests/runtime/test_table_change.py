@@ -6,13 +6,12 @@ SQLite while the table plays."""
 from __future__ import annotations
 
 import json
-import threading
-import time
 from pathlib import Path
 
 import pytest
 from support.baccarat_actor import baccarat_actor
 from support.broker import Broker, Subscriber
+from support.dealing import dealt_baccarat
 from support.station import StationThread, config_for
 
 from dealer_station import mqtt_publisher
@@ -21,8 +20,6 @@ from dealer_station.api.feed import TableFeed
 from dealer_station.journal import Journal
 from dealer_station.table_change import TableChange
 from dealer_station.table_inputs import Command
-from drivers.shoe.simulator import FramedShoeSimulator
-from firmware_proto import Indicator
 
 
 def test_the_publisher_hears_a_change_first_whoever_subscribed_first(tmp_path: Path) -> None:
@@ -71,53 +68,32 @@ def test_cards_are_written_once_and_read_back_by_no_channel(broker: Broker, tmp_
     and the feed each read every change's events back from the outbox, and the
     cursor was written on every PUBACK.)"""
     sub = Subscriber(broker.port, "dealer-station/test/bac/round/event")
-    stop = threading.Event()
     statements: list[str] = []
-    with FramedShoeSimulator(decks=8, seed=5) as sim:
-
-        def deal() -> None:
-            while not stop.is_set():
-                if sim.indicator == Indicator.GREEN:
-                    sim.draw()
-                time.sleep(0.03)
-
-        dealer = threading.Thread(target=deal, daemon=True)
-        dealer.start()
-        config = config_for(
-            f'[[tables]]\nid = "bac"\ngame = "baccarat"\nshoe = {{ port = "{sim.port}" }}\n'
-            "timers = { betting_seconds = 0.2 }\n"
-            "self_driving = { pause_seconds = 0.05, think_seconds = 0.0 }\n",
-            tmp_path / "journal.sqlite3",
-            broker.port,
-        )
+    with dealt_baccarat(tmp_path / "journal.sqlite3", broker.port) as config:
         # A snapshot, taken a second after the record that makes it due and off
         # any card's path, reads the journal: none falls due in this test.
         config = config.model_copy(update={"snapshot_every": 100_000})
-        try:
-            with StationThread(config) as st:
-                assert st.station is not None
-                station = st.station
-                publisher = station.publishers["bac"]
-                st.wait_until(lambda: _settled(st) >= 1, timeout=60)
-                st.wait_until(
-                    lambda: st.call(lambda: publisher.connected and not publisher.backlog)
-                )
-                feed: TableFeed = st.call(lambda: create_app(station).state.context.feeds["bac"])
-                client = st.call(feed.subscribe)
-                # The journal's own connection (no public hook: this is a probe).
-                db = station.journal._db
-                st.call(lambda: db.set_trace_callback(statements.append))
-                before = _settled(st)
-                st.wait_until(lambda: _settled(st) >= before + 3, timeout=60)
-                st.call(lambda: db.set_trace_callback(None))
-                last = st.call(lambda: st.actor("bac").msg_seq)
-                st.wait_until(lambda: st.call(lambda: publisher.backlog) == 0)
-                frames = st.call(
-                    lambda: [client.queue.get_nowait() for _ in range(client.queue.qsize())]
-                )
-        finally:
-            stop.set()
-            dealer.join()
+        with StationThread(config) as st:
+            assert st.station is not None
+            station = st.station
+            publisher = station.publishers["bac"]
+            st.wait_until(lambda: _settled(st) >= 1, timeout=60)
+            st.wait_until(
+                lambda: st.call(lambda: publisher.connected and not publisher.backlog)
+            )
+            feed: TableFeed = st.call(lambda: create_app(station).state.context.feeds["bac"])
+            client = st.call(feed.subscribe)
+            # The journal's own connection (no public hook: this is a probe).
+            db = station.journal._db
+            st.call(lambda: db.set_trace_callback(statements.append))
+            before = _settled(st)
+            st.wait_until(lambda: _settled(st) >= before + 3, timeout=60)
+            st.call(lambda: db.set_trace_callback(None))
+            last = st.call(lambda: st.actor("bac").msg_seq)
+            st.wait_until(lambda: st.call(lambda: publisher.backlog) == 0)
+            frames = st.call(
+                lambda: [client.queue.get_nowait() for _ in range(client.queue.qsize())]
+            )
     commits = sum(s.startswith("INSERT INTO journal") for s in statements)
     cursor_moves = sum(s.startswith("INSERT INTO acked") for s in statements)
     assert commits > 20
