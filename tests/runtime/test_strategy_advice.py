@@ -40,15 +40,19 @@ def _actor(tmp_path: Path, variant: str, decision_seconds: float = 60) -> TableA
     return actor
 
 
+# A round whose one box holds 6 5 (eleven) against the dealer's 9: its decision is due.
+ELEVEN_AGAINST_A_NINE: list[tuple[str, dict[str, object]]] = [
+    ("api", {"type": "round_open", "round": "r1"}),
+    ("api", {"type": "bet", "player": "ann", "spot": "main", "box": 1, "amount": "10"}),
+    ("api", {"type": "bets_closed"}),
+    ("shoe", {"type": "card", "card": "6S"}),
+    ("shoe", {"type": "card", "card": "9C"}),
+    ("shoe", {"type": "card", "card": "5D"}),
+]
+
+
 def _eleven_against_a_nine(actor: TableActor) -> None:
-    for source, event in [
-        ("api", {"type": "round_open", "round": "r1"}),
-        ("api", {"type": "bet", "player": "ann", "spot": "main", "box": 1, "amount": "10"}),
-        ("api", {"type": "bets_closed"}),
-        ("shoe", {"type": "card", "card": "6S"}),
-        ("shoe", {"type": "card", "card": "9C"}),
-        ("shoe", {"type": "card", "card": "5D"}),
-    ]:
+    for source, event in ELEVEN_AGAINST_A_NINE:
         outcome = actor.handle(Command(source, event))
         assert outcome is not None and outcome.accepted
 
@@ -187,14 +191,7 @@ def test_the_start_works_out_a_table_the_package_lacks_and_the_table_plays_it(
         assert strategy_advice.known(rules) is not None
         actor = _actor(tmp_path, variant, decision_seconds=0.05)
         task = asyncio.create_task(actor.run())
-        for source, event in [
-            ("api", {"type": "round_open", "round": "r1"}),
-            ("api", {"type": "bet", "player": "ann", "spot": "main", "box": 1, "amount": "10"}),
-            ("api", {"type": "bets_closed"}),
-            ("shoe", {"type": "card", "card": "6S"}),
-            ("shoe", {"type": "card", "card": "9C"}),
-            ("shoe", {"type": "card", "card": "5D"}),
-        ]:
+        for source, event in ELEVEN_AGAINST_A_NINE:
             assert (await actor.command(source, event)).accepted
         for _ in range(500):
             await asyncio.sleep(0.01)
