@@ -80,6 +80,9 @@ class TableActor:
     # What the input in hand has journaled so far: its change.
     _records: list[Record] = field(init=False, default_factory=list, repr=False)
     _messages: list[OutMessage] = field(init=False, default_factory=list, repr=False)
+    # The table's task waits on its empty queue: an input may be taken at once
+    # (`submit`'s ``at_once``), in the sender's turn of the loop.
+    _idle: bool = field(init=False, default=False, repr=False)
 
     def __post_init__(self) -> None:
         self.stats = TableStats(self.id)
@@ -168,22 +171,43 @@ class TableActor:
         self.snapshots.consider()
         try:
             while True:
-                item = await self.queue.get()
+                self._idle = True
                 try:
-                    self.handle(item)
-                except Exception:  # a bug must not stop the table: log it and go on
-                    # Its kind and source, not the item: it may hold a face-down card.
-                    source = item.source if isinstance(item, Command | Alarm) else item.device
-                    kind = type(item).__name__
-                    log.exception("table %s failed to handle a %s from %s", self.id, kind, source)
-                    if isinstance(item, Command | Alarm) and item.reply and not item.reply.done():
-                        item.reply.set_exception(RuntimeError("internal error"))
+                    item = await self.queue.get()
+                finally:
+                    self._idle = False
+                self._take(item)
         finally:
             # The station closes the journal once the tables have stopped.
+            self._idle = False
             self.snapshots.cancel()
 
-    def submit(self, item: Command | DeviceChange | Alarm) -> None:
-        self.queue.put_nowait(item)
+    def _take(self, item: Command | DeviceChange | Alarm) -> None:
+        try:
+            self.handle(item)
+        except Exception:  # a bug must not stop the table: log it and go on
+            # Its kind and source, not the item: it may hold a face-down card.
+            source = item.source if isinstance(item, Command | Alarm) else item.device
+            kind = type(item).__name__
+            log.exception("table %s failed to handle a %s from %s", self.id, kind, source)
+            if isinstance(item, Command | Alarm) and item.reply and not item.reply.done():
+                item.reply.set_exception(RuntimeError("internal error"))
+
+    def submit(self, item: Command | DeviceChange | Alarm, *, at_once: bool = False) -> None:
+        """Queue ``item``; with ``at_once``, from a callback on the table's loop,
+        handle it now if the table's task waits on its empty queue. Then no
+        input is ahead of it, queued or taken (the task handles what it takes
+        without yielding), so the order is the queue's, and a card does not
+        wait a turn of the loop for the task to wake. An input sent while it is
+        handled (a listener's) is queued behind it."""
+        if not (at_once and self._idle and self.queue.empty()):
+            self.queue.put_nowait(item)
+            return
+        self._idle = False
+        try:
+            self._take(item)
+        finally:
+            self._idle = True
 
     async def command(
         self,
