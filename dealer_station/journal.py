@@ -116,6 +116,9 @@ class OutMessage:
     payload: str
 
 
+# The bodies' JSON, one encoder for all (``json.dumps`` with options builds one a call).
+_COMPACT = json.JSONEncoder(separators=(",", ":"))
+
 # A record of this kind says that an accepted record (``body.refers_to``) could
 # not be applied when the table was rebuilt, and why (``reason``, ``detail``).
 REFUSED_ON_REPLAY = "replay"
@@ -207,7 +210,7 @@ class Journal:
                     record.by,
                     record.why,
                     record.kind,
-                    json.dumps(record.body, separators=(",", ":")),
+                    _COMPACT.encode(record.body),
                     record.status,
                     record.reason,
                     record.detail,
@@ -231,7 +234,7 @@ class Journal:
                         answer.key,
                         answer.fingerprint,
                         seq,
-                        json.dumps(answer.answer, separators=(",", ":")),
+                        _COMPACT.encode(answer.answer),
                         record.at,
                     ),
                 )
