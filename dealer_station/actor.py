@@ -80,9 +80,10 @@ class TableActor:
     # What the input in hand has journaled so far: its change.
     _records: list[Record] = field(init=False, default_factory=list, repr=False)
     _messages: list[OutMessage] = field(init=False, default_factory=list, repr=False)
-    # The table's task waits on its empty queue: an input may be taken at once
-    # (`submit`'s ``at_once``), in the sender's turn of the loop.
+    # Only while the table's task waits on its empty queue (``_idle``) and no input
+    # is in hand (``_in_hand``: `handle` runs) is an input taken at once (`submit`).
     _idle: bool = field(init=False, default=False, repr=False)
+    _in_hand: bool = field(init=False, default=False, repr=False)
 
     def __post_init__(self) -> None:
         self.stats = TableStats(self.id)
@@ -186,6 +187,7 @@ class TableActor:
         try:
             self.handle(item)
         except Exception:  # a bug must not stop the table: log it and go on
+            self._in_hand = False
             # Its kind and source, not the item: it may hold a face-down card.
             source = item.source if isinstance(item, Command | Alarm) else item.device
             kind = type(item).__name__
@@ -200,14 +202,10 @@ class TableActor:
         without yielding), so the order is the queue's, and a card does not
         wait a turn of the loop for the task to wake. An input sent while it is
         handled (a listener's) is queued behind it."""
-        if not (at_once and self._idle and self.queue.empty()):
-            self.queue.put_nowait(item)
-            return
-        self._idle = False
-        try:
+        if at_once and self._idle and not self._in_hand and self.queue.empty():
             self._take(item)
-        finally:
-            self._idle = True
+        else:
+            self.queue.put_nowait(item)
 
     async def command(
         self,
@@ -236,6 +234,7 @@ class TableActor:
             # Withdrawn by a device thread that stopped waiting (the shoe bridge):
             # its device sends the input again, and it must be journaled once.
             return None
+        self._in_hand = True
         now = self.clock()
         self.changed_at = now
         outcome: Outcome | None = None
@@ -246,6 +245,7 @@ class TableActor:
             if outcome is not None:
                 if item.reply is not None and not item.reply.done():
                     item.reply.set_result(outcome)
+                self._in_hand = False
                 return outcome
         self._records.clear()
         self._messages.clear()
@@ -265,6 +265,7 @@ class TableActor:
             assert outcome is not None
             reply.set_result(outcome)
         self.snapshots.count()
+        self._in_hand = False
         return outcome
 
     def _change(

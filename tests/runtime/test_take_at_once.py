@@ -95,3 +95,29 @@ def test_a_table_not_yet_taking_inputs_queues_them(tmp_path: Path) -> None:
     actor = _dealing(tmp_path / "journal.sqlite3")
     actor.submit(Command("shoe", {"type": "card", "card": "6C"}), at_once=True)
     assert _cards(actor) == [] and actor.queue.qsize() == 1
+
+
+def test_an_input_sent_while_another_caller_handles_one_waits_for_it(tmp_path: Path) -> None:
+    """An input handled by a direct call while the table's task idles (the
+    start's own inputs, a tool): a card sent at once meanwhile is queued, not
+    handled inside it."""
+    actor = _dealing(tmp_path / "journal.sqlite3")
+    during: list[list[str]] = []
+
+    def follow(change: TableChange) -> None:
+        if _cards(actor) == ["7D"]:
+            actor.submit(Command("shoe", {"type": "card", "card": "8S"}), at_once=True)
+            during.append(_cards(actor))
+
+    actor.listeners.subscribe("follow", follow)
+
+    async def main() -> list[str]:
+        task = asyncio.create_task(actor.run())
+        await asyncio.sleep(0.01)
+        actor.handle(Command("shoe", {"type": "card", "card": "7D"}))
+        await asyncio.sleep(0.01)
+        task.cancel()
+        return _cards(actor)
+
+    assert asyncio.run(main()) == ["7D", "8S"]
+    assert during == [["7D"]]  # the second card was not journaled inside the first
