@@ -57,6 +57,33 @@ class BaccaratCounts:
         return self.player + self.banker + self.tie
 
 
+@dataclass(slots=True)
+class _Tally:
+    """The weighted sequences of each result, as the enumeration finds them."""
+
+    player: int = 0
+    banker: int = 0
+    tie: int = 0
+
+    def both_stand(self, player_total: int, banker_total: int, weight: int) -> None:
+        if player_total > banker_total:
+            self.player += weight
+        elif banker_total > player_total:
+            self.banker += weight
+        else:
+            self.tie += weight
+
+    def banker_draws(
+        self, c: list[int], left: int, player_total: int, banker_total: int, weight: int
+    ) -> None:
+        """Banker draws one of the ``left`` cards of ``c`` against Player's final total."""
+        ties = c[(player_total - banker_total) % 10]
+        wins = sum(c[(v - banker_total) % 10] for v in range(player_total + 1, 10))
+        self.tie += weight * ties
+        self.banker += weight * wins
+        self.player += weight * (left - ties - wins)
+
+
 def _first_two(c: list[int], weight: int) -> Iterator[tuple[int, int]]:
     """A side's first two cards: each pair of values, once for both orders, as
     (the side's total, ``weight`` times the ways to draw them from ``c``). The
@@ -84,7 +111,7 @@ def count_outcomes(decks: int) -> BaccaratCounts:
     c[0] = 16 * decks
     behind_four = falling(shoe - 4, SIX_CARDS - 4)
     behind_five = shoe - 5
-    player = banker = tie = 0
+    tally = _Tally()
 
     for player_total, ways in _first_two(c, 1):
         for banker_total, weight in _first_two(c, ways):
@@ -93,21 +120,10 @@ def count_outcomes(decks: int) -> BaccaratCounts:
                 or banker_total >= NATURAL_FROM
                 or (player_total >= STANDS_FROM and banker_total >= STANDS_FROM)
             ):
-                weight *= behind_four
-                if player_total > banker_total:
-                    player += weight
-                elif banker_total > player_total:
-                    banker += weight
-                else:
-                    tie += weight
+                tally.both_stand(player_total, banker_total, weight * behind_four)
             elif player_total >= STANDS_FROM:
                 # Player stands, Banker draws one of the shoe - 4 cards left.
-                ties = c[(player_total - banker_total) % 10]
-                wins = sum(c[(v - banker_total) % 10] for v in range(player_total + 1, 10))
-                weight *= behind_five
-                tie += weight * ties
-                banker += weight * wins
-                player += weight * (shoe - 4 - ties - wins)
+                tally.banker_draws(c, shoe - 4, player_total, banker_total, weight * behind_five)
             else:
                 draws_on = BANKER_DRAWS_ON[banker_total]
                 for p3 in range(10):
@@ -115,27 +131,16 @@ def count_outcomes(decks: int) -> BaccaratCounts:
                     if not n3:
                         continue
                     final = (player_total + p3) % 10
-                    w5 = weight * n3
                     if p3 in draws_on:
                         c[p3] -= 1
-                        ties = c[(final - banker_total) % 10]
-                        wins = sum(c[(v - banker_total) % 10] for v in range(final + 1, 10))
+                        tally.banker_draws(c, shoe - 5, final, banker_total, weight * n3)
                         c[p3] += 1
-                        tie += w5 * ties
-                        banker += w5 * wins
-                        player += w5 * (shoe - 5 - ties - wins)
                     else:
-                        w5 *= behind_five
-                        if final > banker_total:
-                            player += w5
-                        elif banker_total > final:
-                            banker += w5
-                        else:
-                            tie += w5
+                        tally.both_stand(final, banker_total, weight * n3 * behind_five)
 
     per_rank = 4 * decks
     pairs = len(RANKS) * per_rank * (per_rank - 1) * falling(shoe - 2, SIX_CARDS - 2)
-    return BaccaratCounts(decks, player, banker, tie, pairs, pairs)
+    return BaccaratCounts(decks, tally.player, tally.banker, tally.tie, pairs, pairs)
 
 
 BETS: Final = ("banker", "player", "tie", "player_pair", "banker_pair")
