@@ -17,6 +17,7 @@ from dealer_station.games import table as table_fold
 from dealer_station.games.events import parse_event
 from dealer_station.games.rejection import Rejected
 from dealer_station.journal import REFUSED_ON_REPLAY, Journal, Record
+from dealer_station.operator_advice import journal_changed
 from dealer_station.payloads import DeviceState
 from dealer_station.round_outputs import RoundOutput, parse_outputs
 
@@ -34,21 +35,35 @@ def event_type(record: Record) -> str:
 
 def load_snapshot(
     journal: Journal, table: str, format_: str
-) -> tuple[int, snapshot.TableSnapshot | None]:
-    """The table's snapshot and the record it folds in, if this code wrote it;
-    else (0, None): replay the whole journal."""
+) -> tuple[int, snapshot.TableSnapshot | None, str | None]:
+    """The table's snapshot and the record it folds in, if this code wrote it
+    and that record still has the hash the snapshot was taken at; else (0,
+    None): replay the whole journal. Third, when the hash does not hold, the
+    words of the alarm: the journal up to that record is not the one the table
+    was built from."""
     saved = journal.snapshot(table)
     if saved is None:
-        return 0, None
+        return 0, None, None
     seq, written_as, blob = saved
     if written_as != format_:
         log.info("table %s: the snapshot is from other code: replaying the journal", table)
-        return 0, None
+        return 0, None, None
+    taken_at, now = journal.snapshot_hash(table), journal.record_hash(seq)
+    if taken_at is None or taken_at != now:
+        log.error(
+            "table %s: the snapshot folds in record %d with hash %s, the journal now holds %s:"
+            " the journal was changed; replaying all of it",
+            table,
+            seq,
+            taken_at,
+            now,
+        )
+        return 0, None, journal_changed(seq)
     try:
-        return seq, snapshot.loads(blob)
+        return seq, snapshot.loads(blob), None
     except Exception:  # a cache: whatever is wrong with it, the journal holds the truth
         log.exception("table %s: unreadable snapshot: replaying the journal", table)
-        return 0, None
+        return 0, None, None
 
 
 @dataclass
