@@ -58,15 +58,20 @@ class NotCanonical(ValueError):
     """A column holds a value the journal never writes (a REAL, a BLOB)."""
 
 
+_INTEGER = struct.Struct(">q").pack
+_LENGTH = struct.Struct(">I").pack
+
+
 def _value(value: object) -> bytes:
+    # The exact class, not isinstance: a bool is no integer the journal writes.
+    if value.__class__ is str:
+        text = value.encode("utf-8")
+        return b"\x02" + _LENGTH(len(text)) + text
     if value is None:
         return b"\x00"
-    if isinstance(value, bool) or not isinstance(value, int | str):
-        raise NotCanonical(f"a {type(value).__name__} where the journal writes text or integers")
-    if isinstance(value, int):
-        return b"\x01" + struct.pack(">q", value)
-    text = value.encode("utf-8")
-    return b"\x02" + struct.pack(">I", len(text)) + text
+    if value.__class__ is int:
+        return b"\x01" + _INTEGER(value)
+    raise NotCanonical(f"a {type(value).__name__} where the journal writes text or integers")
 
 
 def canonical(columns: Columns, messages: Sequence[Message]) -> bytes:
@@ -74,9 +79,8 @@ def canonical(columns: Columns, messages: Sequence[Message]) -> bytes:
     if len(columns) != len(COLUMNS):
         raise NotCanonical(f"{len(columns)} columns, not {len(COLUMNS)}")
     parts = [_value(v) for v in columns]
-    parts.append(struct.pack(">I", len(messages)))
-    for message in messages:
-        parts.extend(_value(v) for v in message)
+    parts.append(_LENGTH(len(messages)))
+    parts.extend([_value(v) for message in messages for v in message])
     return b"".join(parts)
 
 

@@ -156,7 +156,9 @@ def run_verify(args: argparse.Namespace) -> int:
             f"the chain holds from the start to record {found.head.seq if found.head else 0}"
         )
     elif found.head is not None:
-        out.append(f"chain whole: {found.records} records, head {found.head.seq}:{found.head.hash}")
+        out.append(
+            f"the chain holds: {found.records} records, head {found.head.seq}:{found.head.hash}"
+        )
     for number, (first, last, at) in enumerate(migrations):
         text = (
             f"records {first} to {last} were chained at {at}, when the journal was opened by "

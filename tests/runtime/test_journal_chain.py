@@ -243,3 +243,15 @@ def test_a_snapshot_whose_hash_was_altered_is_not_trusted(tmp_path: Path) -> Non
     assert actor.recovered_from == 0
     assert "journal_changed" in actor.alarms.codes()
     actor.journal.close()
+
+
+def test_the_snapshots_own_record_edited_without_its_hash_is_not_trusted(tmp_path: Path) -> None:
+    """Its stored hash untouched, the record's columns changed: the start
+    recomputes that one record's hash and does not trust the snapshot."""
+    path = tmp_path / "j.sqlite3"
+    taken = _with_snapshot(path)
+    tamper(path, ("UPDATE journal SET at = '2020-01-01T00:00:00.000Z' WHERE seq = ?", (taken,)))
+    actor = table(Journal(path), "bac", "baccarat")
+    assert actor.recovered_from == 0
+    assert "journal_changed" in actor.alarms.codes()
+    actor.journal.close()
