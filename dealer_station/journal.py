@@ -12,6 +12,13 @@ record, stored so that a message published again after a crash is the same
 bytes with the same id. The publisher's cursor (``acked``) is the last message
 the broker acknowledged; it only moves forward.
 
+Every record carries a hash chaining it to the one before, over its columns
+and its outbox messages (``journal_chain``; docs/journal.md gives the bytes): an
+edited, inserted, deleted or moved record shows, and a published digest of the
+chain's head proves the journal up to it was not rewritten later. The writer
+keeps the head in memory and numbers the records itself, so the append reads
+nothing; a journal written before the chain is chained at its writer's open.
+
 One process writes a journal, for ever: opening one for writing takes an
 exclusive lock on ``<journal>.lock`` before the database is touched, and a second
 writer is refused (``JournalInUse``) having read and written nothing. Readers
