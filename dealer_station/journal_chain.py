@@ -224,7 +224,8 @@ def walk(rows: Iterable[Row], digests: Sequence[Digest] = ()) -> Walk:
     """Recompute the chain over ``rows`` (in seq order) and stop at the first
     record that does not match."""
     wanted = {d.seq for d in digests}
-    seen: dict[int, str] = {}
+    # An empty journal's digest (record 0) is the genesis hash.
+    seen: dict[int, str] = {0: GENESIS.hex()} if 0 in wanted else {}
     previous, previous_seq, count = GENESIS, 0, 0
     head: Digest | None = None
     it: Iterator[Row] = iter(rows)

@@ -255,3 +255,12 @@ def test_the_snapshots_own_record_edited_without_its_hash_is_not_trusted(tmp_pat
     assert actor.recovered_from == 0
     assert "journal_changed" in actor.alarms.codes()
     actor.journal.close()
+
+
+def test_an_empty_journals_digest_is_record_0_at_the_genesis_hash(tmp_path: Path) -> None:
+    path = tmp_path / "j.sqlite3"
+    Journal(path).close()
+    code, out = verify(path, "--head", "0:" + "0" * 64)
+    assert code == 0, out
+    code, out = verify(path, "--head", "0:" + "1" * 64)
+    assert code == 1, out
