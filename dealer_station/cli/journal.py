@@ -35,15 +35,18 @@ def register(subparsers: Any) -> None:
         description="Recompute the journal's hash chain (docs/journal.md). Exit 0 if it is whole "
         "(and matches every digest given), 1 if not, 2 on a usage error.",
     )
-    verify.add_argument("--db", required=True, type=Path, help="the journal (SQLite file)")
+    verify.add_argument(
+        "--db", required=True, type=Path, metavar="JOURNAL", help="the journal (SQLite file)"
+    )
     given = verify.add_mutually_exclusive_group()
     given.add_argument(
         "--digest",
         type=Path,
+        metavar="FILE",
         help="a file of published digests (JSON, one per line, as the journal/digest topic "
         "carries them): the journal up to each must be the one published",
     )
-    given.add_argument("--head", help="one published digest as SEQ:HASH")
+    given.add_argument("--head", metavar="SEQ:HASH", help="one published digest")
     verify.set_defaults(handler=run_verify)
 
     digest = commands.add_parser(
@@ -52,7 +55,7 @@ def register(subparsers: Any) -> None:
         description="Print the journal's chain head {seq, hash, at, studio, station} as JSON, "
         "the payload of the journal/digest topic.",
     )
-    digest.add_argument("--db", required=True, type=Path)
+    digest.add_argument("--db", required=True, type=Path, metavar="JOURNAL")
     digest.add_argument("--studio", default="", help="the studio's name, for the record")
     digest.add_argument("--station", default="", help="the station's name, for the record")
     digest.set_defaults(handler=run_digest)
@@ -63,7 +66,7 @@ def register(subparsers: Any) -> None:
         description="Write the table's game events, accepted and refused, as journaled and in "
         "order, one JSON line each: the input of `dealer-station replay`.",
     )
-    export.add_argument("--db", required=True, type=Path)
+    export.add_argument("--db", required=True, type=Path, metavar="JOURNAL")
     export.add_argument("--table", required=True)
     add_selection(export)
     export.set_defaults(handler=run_export)

@@ -25,7 +25,9 @@ def register(subparsers: Any) -> None:
     parser.add_argument(
         "file", nargs="?", help="a JSON-lines file of events, or - for standard input"
     )
-    parser.add_argument("--db", type=Path, help="replay a table straight from this journal")
+    parser.add_argument(
+        "--db", type=Path, metavar="JOURNAL", help="replay a table straight from this journal"
+    )
     parser.add_argument("--table", help="the table to replay (with --db)")
     add_selection(parser)
     parser.set_defaults(handler=run)
