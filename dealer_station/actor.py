@@ -97,7 +97,9 @@ class TableActor:
         self.msg_seq = self.journal.last_msg_seq(self.id)
         self.forget_old_answers()
         self._snapshot_format = snapshot.code_format(self.config.variant)
-        self.recovered_from, taken = load_snapshot(self.journal, self.id, self._snapshot_format)
+        self.recovered_from, taken, changed = load_snapshot(
+            self.journal, self.id, self._snapshot_format
+        )
         if taken is not None:
             self.state = taken.state
             self.stats.restore(taken.settled, taken.stats_at)
@@ -133,6 +135,8 @@ class TableActor:
         problems = set_aside(self.journal, self.id, done, iso(self.clock()))
         if problems:
             self.handle(Alarm("replay_refused", replay_refused(problems), "station"))
+        if changed is not None:
+            self.handle(Alarm("journal_changed", changed, "station"))
 
     def save_snapshot(self) -> None:
         """Store the table as it stands after its last journaled record."""
