@@ -124,20 +124,22 @@ def readings() -> Iterator[tuple[str, BlackjackRules]]:
         replace(three, max_hands=2, peek_up_cards=("T",)),
     )
     live = load_variant("live-blackjack")
-    yield "live: double after split", replace(live, double_after_split=True)
-    yield (
-        "live: double after split, split to 4 hands",
-        replace(live, double_after_split=True, max_hands=4),
-    )
+    yield "live: no double after split", replace(live, double_after_split=False)
+    yield "live: split to 4 hands", replace(live, max_hands=4)
     yield "live: dealer blackjack takes all bets", replace(live, dealer_blackjack_takes="all_bets")
     yield (
-        "live: double after split, dealer blackjack takes all bets",
-        replace(live, double_after_split=True, dealer_blackjack_takes="all_bets"),
+        "live: no double after split, dealer blackjack takes all bets",
+        replace(live, double_after_split=False, dealer_blackjack_takes="all_bets"),
     )
     yield "live: 6 decks", replace(live, decks=6, cut_card_at=156)
     standard = load_variant("standard-blackjack")
     yield "standard: no surrender", replace(standard, surrender="none")
     diamond = load_variant("diamond-blackjack")
+    yield "diamond: ordinary blackjack pays 3:2", replace(diamond, blackjack_pays="3:2")
+    lost = "surrender lost to a later dealer blackjack (Wizard of Odds' reading)"
+    yield f"diamond: {lost}", replace(diamond, surrender_lost_to_dealer_blackjack=True)
+    zero_edge = load_variant("diamond-blackjack-zero-edge")
+    yield f"diamond zero edge: {lost}", replace(zero_edge, surrender_lost_to_dealer_blackjack=True)
     no_surrender = replace(
         diamond, surrender="none", surrender_after_split=False, surrender_after_double=False
     )
@@ -149,7 +151,7 @@ def readings() -> Iterator[tuple[str, BlackjackRules]]:
     yield (
         "diamond zero edge: no surrender",
         replace(
-            load_variant("diamond-blackjack-zero-edge"),
+            zero_edge,
             surrender="none",
             surrender_after_split=False,
             surrender_after_double=False,

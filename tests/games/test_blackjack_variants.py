@@ -2,10 +2,7 @@
 
 Expected values come from docs/rules.md ("Blackjack variants" table and "Resolved
 ambiguities"), which restates the operators' texts in docs/sources/. Each test names
-the row it checks. Two rows of docs/rules.md were corrected after the shipped variant
-files were written (Diamond's ordinary blackjack pays 1:1; Live doubles after a split):
-until issue 15 brings them to the files, the tests of those rows expect what the
-shipped files do and say so.
+the row it checks.
 """
 
 from __future__ import annotations
@@ -235,10 +232,10 @@ def test_live_dealer_blackjack_after_a_split_takes_one_hand_only() -> None:
 # -- blackjack against blackjack, payouts --------------------------------------------
 
 
-@pytest.mark.parametrize(("variant", "returns"), [(LIVE, 10), (STANDARD, 10), (DIAMOND, 25)])
+@pytest.mark.parametrize(("variant", "returns"), [(LIVE, 10), (STANDARD, 10), (DIAMOND, 20)])
 def test_player_blackjack_against_dealer_blackjack(variant: str, returns: int) -> None:
-    # push in live/standard; "player blackjack always wins" (3:2) in Diamond: the
-    # shipped file's 3:2, where docs/rules.md, Diamond, now has 1:1 (issue 15)
+    # push in live/standard; "player blackjack always wins" in Diamond, at its
+    # ordinary 1:1 (docs/rules.md, "Resolved ambiguities": Wizard of Odds' analysis)
     t = Table(variant)
     t.bet(1, 10)
     t.close()
@@ -283,10 +280,10 @@ def test_live_does_not_pay_blackjack_at_once_against_a_ten() -> None:
     ("variant", "cards", "returns"),
     [
         (DIAMOND, ("AD", "QD"), 30),  # both diamonds: 2:1
-        (DIAMOND, ("AD", "QS"), 25),  # otherwise 3:2 (the shipped file; docs/rules.md: 1:1)
+        (DIAMOND, ("AD", "QS"), 20),  # otherwise 1:1 (docs/rules.md, "Resolved ambiguities")
         (ZERO_EDGE, ("AD", "KD"), 85),  # K and A of diamonds: 15:2
         (ZERO_EDGE, ("AD", "QD"), 50),  # other all-diamond blackjacks: 4:1
-        (ZERO_EDGE, ("AH", "KD"), 25),  # 3:2, extending the shipped Diamond
+        (ZERO_EDGE, ("AH", "KD"), 20),  # 1:1, as the Diamond it extends
         (STANDARD, ("AD", "QD"), 25),  # suits do not matter elsewhere
     ],
 )
@@ -388,19 +385,9 @@ def test_split_aces_take_one_card_and_a_ten_on_them_is_21_not_blackjack() -> Non
 # -- doubles ------------------------------------------------------------------------
 
 
-def test_live_doubles_on_the_first_two_cards_not_after_a_split() -> None:
-    # The shipped live-blackjack file (double_after_split = false); docs/rules.md,
-    # "Resolved ambiguities", now allows it, which issue 15 brings to the file.
-    t = Table(LIVE)
-    t.bet(1, 10)
-    t.close()
-    t.deal("8S", "6D", "8C")
-    t.do(1, "split")
-    t.deal("3H")
-    assert t.refuse(t.decision(1, "double")) == "double_not_allowed_after_split"
-
-
-@pytest.mark.parametrize("variant", [THREE, STANDARD, DIAMOND])
+# docs/rules.md, "Resolved ambiguities": Live's double "after the first two cards are
+# dealt" includes a split hand's first two.
+@pytest.mark.parametrize("variant", [LIVE, THREE, STANDARD, DIAMOND])
 def test_double_after_split(variant: str) -> None:
     t = Table(variant)
     t.bet(1, 10)
@@ -428,7 +415,9 @@ def test_no_double_on_split_aces(variant: str) -> None:
     assert t.refuse(t.decision(1, "double")) == "double_not_allowed_after_split_aces"
 
 
-@pytest.mark.parametrize(("variant", "allowed"), [(STANDARD, False), (DIAMOND, True)])
+@pytest.mark.parametrize(
+    ("variant", "allowed"), [(LIVE, False), (STANDARD, False), (DIAMOND, True)]
+)
 def test_double_on_three_cards(variant: str, allowed: bool) -> None:
     t = Table(variant)
     t.bet(1, 10)

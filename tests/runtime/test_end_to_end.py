@@ -19,11 +19,11 @@ import pytest
 from support.broker import Broker, Subscriber
 from support.station import StationThread, config_for
 
-from dealer_station import shoe_bridge
-from dealer_station.actor import TableActor
+from dealer_station import shoe_bridge, table_writes
 from dealer_station.journal import Record
 from dealer_station.payloads import Availability, RoundEvent, RoundState, Stats
 from dealer_station.table_inputs import Command, Outcome
+from dealer_station.table_writes import WritingTable
 from drivers.shoe.simulator import FramedShoeSimulator
 
 WHEEL = Path(__file__).resolve().parents[1] / "fixtures" / "wheel"
@@ -267,15 +267,15 @@ def test_a_card_the_table_did_not_journal_is_sent_again_and_none_is_lost(
     order = ["2S", "KD", "3H", "6C", "7D", "2C"]
     monkeypatch.setattr(shoe_bridge, "JOURNAL_WAIT_S", 0.3)
     failures = {"left": 0}  # shoe inputs the table will fail on
-    command = TableActor._command
+    command = table_writes.command
 
-    def failing(self: TableActor, item: Command, now: datetime) -> Outcome:
+    def failing(table: WritingTable, item: Command, now: datetime) -> Outcome:
         if item.source == "shoe" and failures["left"]:
             failures["left"] -= 1
             raise RuntimeError("a bug in the table")
-        return command(self, item, now)
+        return command(table, item, now)
 
-    monkeypatch.setattr(TableActor, "_command", failing)
+    monkeypatch.setattr(table_writes, "command", failing)
     with FramedShoeSimulator(decks=8, seed=7, retransmit_after=0.25) as sim:
         sim.cards_left = list(reversed(order))
         config = config_for(

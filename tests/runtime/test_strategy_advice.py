@@ -147,7 +147,7 @@ def test_a_decision_never_works_a_table_out_on_the_loop(
 ) -> None:
     # A table driven before its start had the table worked out (no station
     # does that: Station.run and TableActor.run have it ready first).
-    variant = _house_variant(tmp_path, "dealer_hits_soft_17 = true\ndouble_after_split = true\n")
+    variant = _house_variant(tmp_path, "dealer_hits_soft_17 = true\ndouble_after_split = false\n")
     built = build.cache_info().currsize
     actor = _actor(tmp_path, str(variant))
     _eleven_against_a_nine(actor)  # the timer is armed for the decision now due

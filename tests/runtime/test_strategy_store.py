@@ -61,7 +61,7 @@ def test_the_check_names_a_stale_table(tmp_path: Path, capsys: pytest.CaptureFix
         "dealer_hits_soft_17 = true",
         "decks = 6\ncut_card_at = 156",
         'surrender = "late"',
-        "double_after_split = true",
+        "double_after_split = false",
         "max_hands = 4",
         'blackjack_pays = "6:5"',
     ],
