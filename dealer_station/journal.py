@@ -144,6 +144,9 @@ class OutMessage:
 # How many records the chain's readers take at a time.
 CHAIN_BATCH = 5000
 
+# The bodies' JSON, one encoder for all (``json.dumps`` with options builds one a call).
+_COMPACT = json.JSONEncoder(separators=(",", ":"))
+
 # A record of this kind says that an accepted record (``body.refers_to``) could
 # not be applied when the table was rebuilt, and why (``reason``, ``detail``).
 REFUSED_ON_REPLAY = "replay"
@@ -359,7 +362,7 @@ class Journal:
             record.by,
             record.why,
             record.kind,
-            json.dumps(record.body, separators=(",", ":")),
+            _COMPACT.encode(record.body),
             record.status,
             record.reason,
             record.detail,
@@ -389,7 +392,7 @@ class Journal:
                         answer.key,
                         answer.fingerprint,
                         seq,
-                        json.dumps(answer.answer, separators=(",", ":")),
+                        _COMPACT.encode(answer.answer),
                         record.at,
                     ),
                 )
