@@ -299,6 +299,18 @@ class Journal:
         ).fetchone()
         return None if row is None else str(row[0])
 
+    def messages_of_type(self, table: str, kind: str) -> Iterator[tuple[int, str]]:
+        """The (journal seq, payload) of each of the table's outbox messages of
+        that type, in order: the round events an input caused, for tools that
+        read them beside the records (``dealer-station integrity``)."""
+        rows = self._db.execute(
+            "SELECT journal_seq, payload FROM outbox WHERE table_id = ? AND instr(payload, ?) > 0"
+            " AND json_extract(payload, '$.type') = ? ORDER BY msg_seq",
+            (table, f'"type":"{kind}"', kind),
+        )
+        for seq, payload in rows:
+            yield int(seq), str(payload)
+
     def refused_on_replay(self, table: str) -> set[int]:
         """The seqs of the table's accepted records that a start could not apply
         and journaled as refused: later starts pass over them."""
