@@ -67,7 +67,7 @@ def run(args: argparse.Namespace) -> int:
                         continue
                     events = settled.get(r.seq, ())
                     monitor.feed_all(
-                        observe(r.table, r.at, r.kind, r.status, r.reason, r.body, events)
+                        observe(r.table, r.at, r.source, r.kind, r.status, r.reason, r.body, events)
                     )
         finally:
             journal.close()

@@ -124,6 +124,7 @@ Observation = (
     TableChosen | Spin | CardOut | ShoeEnd | Settled | BaccaratCoup | DealerHand | DealerOn
 )
 
+POCKETS_TOP: Final = 36
 _SHOE_ENDS: Final[dict[str, ShoeEndReason]] = {
     "shuffle": "shuffle",
     "new_shoe": "new_shoe",
@@ -142,22 +143,23 @@ def event_of_payload(payload: Mapping[str, Any]) -> dict[str, Any]:
 def observe(
     table: str,
     at: str,
+    source: str,
     kind: str,
     status: str,
     reason: str | None,
     body: Mapping[str, Any],
     events: Iterable[Mapping[str, Any]],
 ) -> list[Observation]:
-    """What one journal record (its table, time, kind, status, refusal reason
-    and body: the fields of ``journal.Record``) and the round events written
-    with it tell the monitor."""
+    """What one journal record (its table, time, source, kind, status, refusal
+    reason and body: the fields of ``journal.Record``) and the round events
+    written with it tell the monitor."""
     out: list[Observation] = []
     if kind == "event":
         kind_of = body.get("type")
         if status == "accepted":
             out += _accepted(table, kind_of, body)
-        elif reason == "impossible_card" and kind_of in ("card", "manual_card", "burn"):
-            out.append(CardOut(table, str(body["card"]), kind_of == "burn", refused=True))
+        elif source == "shoe" and kind_of in ("card", "burn"):
+            out.append(_refused_card(table, kind_of == "burn", reason, body))
     elif kind == "alarm" and status == "note":
         code = body.get("code")
         if code == "shoe_empty":
@@ -166,6 +168,15 @@ def observe(
         if event.get("type") == "round_settled":
             out += _settled(table, at, event)
     return out
+
+
+def _refused_card(table: str, burned: bool, reason: str | None, body: Mapping[str, Any]) -> CardOut:
+    """A card the shoe read and the rules refused still left the shoe (one
+    when none was due, one the composition cannot hold): it counts in the
+    shoe's order. One the shoe could not name (``bad_card``) is a card of
+    unknown value."""
+    card = None if reason == "bad_card" else str(body.get("card"))
+    return CardOut(table, card, burned, refused=True)
 
 
 def _accepted(table: str, kind_of: object, body: Mapping[str, Any]) -> list[Observation]:
@@ -178,6 +189,9 @@ def _accepted(table: str, kind_of: object, body: Mapping[str, Any]) -> list[Obse
     if kind_of == "card_unread":
         return [CardOut(table, None)]
     if kind_of == "wheel_result":
+        number = body.get("number")
+        if not _pocket(number):
+            return []  # the rules accept none such: a journal edited by hand
         return [_spin(table, body)]
     if kind_of == "dealer" and isinstance(body.get("dealer"), str):
         return [DealerOn(table, body["dealer"])]
@@ -200,6 +214,10 @@ def _accepted(table: str, kind_of: object, body: Mapping[str, Any]) -> list[Obse
     return []
 
 
+def _pocket(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= POCKETS_TOP
+
+
 def _number(value: object) -> float | None:
     return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
 
@@ -212,7 +230,7 @@ def _spin(table: str, body: Mapping[str, Any]) -> Spin:
         table,
         int(body["number"]),
         dealer if isinstance(dealer, str) else None,
-        release if isinstance(release, int) and not isinstance(release, bool) else None,
+        release if _pocket(release) else None,
         direction if direction in ("cw", "ccw") else None,
         _number(body.get("rotor_rpm")),
         _number(body.get("ball_revolutions")),
