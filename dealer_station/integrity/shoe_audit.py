@@ -43,7 +43,9 @@ from dealer_station.integrity.observations import CardOut, ShoeEnd
 from dealer_station.integrity.tails import poisson_sf
 
 KINDS: Final = tuple(r + s for s in SUITS for r in RANKS)
-MIN_SHUFFLE_CARDS: Final = 52
+# Enough neighbouring pairs for the count to mean something; its Poisson
+# tail needs no large sample.
+MIN_SHUFFLE_CARDS: Final = 20
 
 
 @dataclass(slots=True)
@@ -92,7 +94,8 @@ class ShoeAudit:
             self.found.append(composition)
         self.found += self.shuffle_findings(label)
         if end.why != "removed":
-            self.previous = seen
+            # The cards counted out follow in the order counted: the shoe's end.
+            self.previous = seen + list(end.cards_left or ())
             self.shoe = _ShoeSeen()
 
     def _composition(self, label: str, left: tuple[str, ...] | None) -> Finding | None:
