@@ -111,3 +111,31 @@ def test_refused_and_unread_cards_and_an_emptied_shoe() -> None:
     assert one("event", "accepted", None, {"type": "shuffle", "cards_left": ["AS", "KD"]}) == [
         ShoeEnd("t-1", "shuffle", ("AS", "KD"))
     ]
+
+
+def _blackjack_settled(
+    dealer: list[str], total: int, hands: list[dict[str, Any]]
+) -> dict[str, Any]:
+    return {
+        "type": "round_settled", "round": "t-1-000001", "game": "blackjack",
+        "dealer": {"cards": dealer, "total": total, "soft": False, "blackjack": False},
+        "boxes": [{"box": 1, "hands": hands}], "payouts": [],
+    }  # fmt: skip
+
+
+def test_a_dealer_hand_counts_only_where_the_dealer_had_to_play() -> None:
+    def hands(event: dict[str, Any]) -> list[Observation]:
+        found = observe("t-1", "2026-12-01T10:00:00Z", "shoe", "event", "accepted", None,
+                        {"type": "decision"}, [event])  # fmt: skip
+        return [o for o in found if isinstance(o, DealerHand)]
+
+    bust = {"hand": 0, "cards": ["TD", "6S", "9H"], "total": 25, "result": "lose"}
+    standing = {"hand": 0, "cards": ["TD", "8S"], "total": 18, "result": "win"}
+    # Every box bust: the dealer stops at 6-9 = 15, which says nothing of busting.
+    assert hands(_blackjack_settled(["6C", "9D"], 15, [bust])) == []
+    assert hands(_blackjack_settled(["6C", "9D", "8H"], 23, [standing])) == [
+        DealerHand("t-1", 5, True)
+    ]
+    assert hands(_blackjack_settled(["KC", "7D"], 17, [standing, bust])) == [
+        DealerHand("t-1", 9, False)
+    ]

@@ -5,7 +5,8 @@ Sources:
 - Wizard of Odds, Baccarat (wizardofodds.com/games/baccarat/basics/), 8 decks:
   Banker 2,292,252,566,437,888, Player 2,230,518,282,592,256, Tie
   475,627,426,473,216 of 4,998,398,275,503,360 deals; house edge Banker 1.06%
-  (1.0579%), Player 1.24% (1.2351%) (the same figures tests/games cite).
+  (1.0579%), Player 1.24% (1.2351%) (the same figures tests/games cite);
+  Tie at 8 to 1: 14.36%; a pair at 11 to 1: 10.36%.
 - Wizard of Odds, "Blackjack Appendix 2B: Dealer Probabilities"
   (wizardofodds.com/games/blackjack/appendix/2b/), 1 deck, dealer stands on
   soft 17, the dealer's bust and blackjack chances per up-card before the peek
@@ -90,6 +91,8 @@ def test_baccarat_moments_give_the_published_edges() -> None:
     moments = baccarat_moments("live-baccarat", None)
     assert moments([Bet("banker", 1.0, 0.0)])[0] == pytest.approx(0.010579, abs=5e-7)
     assert moments([Bet("player", 1.0, 0.0)])[0] == pytest.approx(0.012351, abs=5e-7)
+    assert moments([Bet("tie", 1.0, 0.0)])[0] == pytest.approx(0.1436, abs=5e-5)
+    assert moments([Bet("player_pair", 1.0, 0.0)])[0] == pytest.approx(0.1036, abs=5e-5)
 
 
 RED = {1, 3, 5, 7, 9, 12, 14, 16, 18, 19, 21, 23, 25, 27, 30, 32, 34, 36}

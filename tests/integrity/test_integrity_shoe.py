@@ -88,7 +88,12 @@ def test_an_unread_card_entered_by_the_pit_boss_takes_its_place() -> None:
     observations: list[Observation] = [CardOut("b-1", c) for c in cards]
     observations[100:101] = [CardOut("b-1", None), CardOut("b-1", cards[100], manual=True)]
     observations.append(ShoeEnd("b-1", "empty", ()))
-    assert not _report(observations).alarms
+    entered = _report(observations)
+    assert not entered.alarms
+    assert "unread" not in _composition(entered)[0]
+    # Entered, it is known: a card missing besides it is not excused by it.
+    del observations[200]
+    assert _report(observations).alarms
     # Unread and never entered (the round voided): its value is unknown, no alarm.
     observations = [CardOut("b-1", c) for c in cards]
     observations[100] = CardOut("b-1", None)
@@ -109,6 +114,17 @@ def test_a_shoe_removed_and_put_back_is_one_shoe() -> None:
     report = _report(observations)
     assert not report.alarms
     assert len(_composition(report)) == 1
+    assert not [s for s in report.tables[0].skipped if s.test == "shoe.composition"]
+
+
+def test_the_cards_counted_out_are_the_end_of_the_shoe_s_order() -> None:
+    """A shoe put back unshuffled, cut where the count-out began: its first
+    cards are the ones counted out, in the order counted."""
+    first = _shuffled(14)
+    observations = _shoe(first[:312], ShoeEnd("b-1", "shuffle", tuple(first[312:])))
+    observations += [CardOut("b-1", c) for c in first[312:372]]
+    found = {v.finding.test for v in _report(observations).alarms}
+    assert {"shoe.shuffle", "shoe.repeated_run"} <= found
 
 
 def test_an_unshuffled_shoe_and_a_shuffled_one() -> None:
