@@ -19,6 +19,11 @@ if TYPE_CHECKING:
     from dealer_station.integrity.monitor import Report
 
 
+# Inputs the monitor learns nothing from but the settlement they may cause
+# (docs/events.md): read only when they caused one.
+UNREAD_INPUTS = ("round_open", "bet", "bet_cancel", "bets_closed", "hold", "hold_release")
+
+
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "integrity",
@@ -62,7 +67,7 @@ def run(args: argparse.Namespace) -> int:
                 settled: dict[int, list[dict[str, Any]]] = {}
                 for seq, payload in journal.messages_of_type(table, "round_settled"):
                     settled.setdefault(seq, []).append(event_of_payload(json.loads(payload)))
-                for r in journal.records(table):
+                for r in journal.records_but(table, UNREAD_INPUTS, "round_settled"):
                     if r.at < since:
                         continue
                     events = settled.get(r.seq, ())

@@ -50,23 +50,29 @@ def _roulette_rules(variant: str) -> roulette.RouletteRules:
     return roulette.load_variant(variant)
 
 
-@cache
 def _covers(spot: str, numbers: tuple[int, ...]) -> frozenset[int]:
     return covered(spot, numbers)[1]
 
 
 def roulette_moments(variant: str) -> Moments:
     rules = _roulette_rules(variant)
-    chances = [1.0 / len(WHEEL_ORDER)] * len(WHEEL_ORDER)
+    pockets = len(WHEEL_ORDER)
+
+    @cache
+    def bet_type(spot: str, numbers: tuple[int, ...]) -> tuple[float, frozenset[int]]:
+        return 1.0 + float(parse_ratio(rules.bet_type(spot).pays)), _covers(spot, numbers)
 
     def moments(bets: Sequence[Bet]) -> tuple[float, float]:
-        house = [0.0] * len(WHEEL_ORDER)
+        staked = sum(b.stake for b in bets)
+        paid = [0.0] * pockets  # what the house pays out on each number
         for bet in bets:
-            win = bet.stake * (1.0 + float(parse_ratio(rules.bet_type(bet.spot).pays)))
-            covers = _covers(bet.spot, bet.numbers)
-            for n in range(len(WHEEL_ORDER)):
-                house[n] += bet.stake - (win if n in covers else 0.0)
-        return _mean_var(house, chances)
+            factor, covers = bet_type(bet.spot, bet.numbers)
+            win = bet.stake * factor
+            for n in covers:
+                paid[n] += win
+        mean_paid = sum(paid) / pockets
+        var = sum((x - mean_paid) ** 2 for x in paid) / pockets
+        return staked - mean_paid, var
 
     return moments
 
