@@ -87,3 +87,22 @@ def test_a_missing_journal_is_said_and_not_created(
     assert main(["integrity", "--db", str(tmp_path / "none.sqlite")]) == 2
     assert "no journal at" in capsys.readouterr().err
     assert not (tmp_path / "none.sqlite").exists()
+
+
+def test_the_journal_passes_over_bets_but_not_a_settling_input(journal: Path) -> None:
+    from dealer_station.journal import Journal
+
+    reader = Journal(journal, read_only=True)
+    try:
+        kept = list(reader.records_but("baccarat-1", ("bet", "card"), "round_settled"))
+        settling = {seq for seq, _ in reader.messages_of_type("baccarat-1", "round_settled")}
+        every = list(reader.records("baccarat-1"))
+    finally:
+        reader.close()
+    types = {r.body.get("type") for r in kept}
+    assert "bet" not in types
+    # A card is skipped, but the card that ended a coup is there: its settlement is.
+    assert {r.seq for r in kept if r.body.get("type") == "card"} == settling
+    assert [r for r in every if r.body.get("type") not in ("bet", "card")] == [
+        r for r in kept if r.body.get("type") != "card"
+    ]
