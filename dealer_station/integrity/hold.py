@@ -28,6 +28,7 @@ from typing import Final
 
 from dealer_station.games import baccarat, roulette
 from dealer_station.games.baccarat_odds import odds as baccarat_odds
+from dealer_station.games.rejection import Rejected
 from dealer_station.games.roulette_layout import WHEEL_ORDER, covered
 from dealer_station.games.rulefile import parse_ratio
 from dealer_station.integrity.findings import Finding, Skipped
@@ -129,6 +130,7 @@ class _Day:
     house: float = 0.0
     mean: float = 0.0
     var: float = 0.0
+    unpriced: int = 0  # settlements naming a bet the variant does not have
 
 
 @dataclass(slots=True)
@@ -145,7 +147,11 @@ class HoldTally:
             day.staked += bet.stake
             day.house += bet.stake - bet.returns
         if self.moments is not None:
-            mean, var = self.moments(settled.bets)
+            try:
+                mean, var = self.moments(settled.bets)
+            except (KeyError, AttributeError, Rejected):
+                day.unpriced += 1
+                return
             day.mean += mean
             day.var += var
 
@@ -153,6 +159,21 @@ class HoldTally:
         found: list[Finding] = []
         skipped: list[Skipped] = []
         for date, day in sorted(self.days.items()):
+            if day.unpriced:
+                found.append(
+                    Finding(
+                        "hold.bets",
+                        f"{table} on {date}",
+                        day.rounds,
+                        float(day.unpriced),
+                        0.0,
+                        f"ALARM: {table} on {date}: {day.unpriced} settlement(s) name a bet "
+                        "this variant does not have: the journal or the rules were changed. "
+                        "Have the journal verified and the variant file checked",
+                        exact=True,
+                    )
+                )
+                continue
             if self.moments is None or day.rounds < MIN_ROUNDS_PER_DAY or day.var <= 0:
                 skipped.append(
                     Skipped("hold", f"{table} on {date}", day.rounds, MIN_ROUNDS_PER_DAY)

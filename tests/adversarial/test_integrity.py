@@ -11,8 +11,10 @@ import pytest
 from dealer_station.games.cards import RANKS, SUITS
 from dealer_station.integrity.monitor import Monitor
 from dealer_station.integrity.observations import (
+    Bet,
     CardOut,
     Observation,
+    Settled,
     ShoeEnd,
     Spin,
     TableChosen,
@@ -76,3 +78,22 @@ def test_cards_seen_before_any_table_event_are_not_guessed_into_a_shoe() -> None
     monitor.feed_all([CardOut("x-1", c) for c in cards[:-1]])
     monitor.feed(ShoeEnd("x-1", "empty", ()))
     assert monitor.report(0.01).tables == ()
+
+
+@pytest.mark.parametrize(
+    ("game", "bet"),
+    [
+        ("roulette", Bet("straight", 10.0, 0.0, (40,))),
+        ("roulette", Bet("jackpot", 10.0, 0.0)),
+        ("baccarat", Bet("dragon", 10.0, 0.0)),
+    ],
+)
+def test_a_settlement_of_a_bet_the_variant_lacks_is_an_alarm_not_a_crash(
+    game: str, bet: Bet
+) -> None:
+    monitor = Monitor()
+    monitor.feed(TableChosen("t-1", game, None, None))
+    monitor.feed(Settled("t-1", "2026-12-01", game, (bet,)))
+    (alarm,) = monitor.report(0.01).alarms
+    assert alarm.finding.test == "hold.bets"
+    assert "name a bet this variant does not have" in alarm.words(0.01)
