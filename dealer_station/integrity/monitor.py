@@ -173,15 +173,16 @@ class Monitor:
     def feed(self, o: Observation) -> None:
         if isinstance(o, TableChosen):
             old = self._tables.get(o.table)
+            new = _Table.start(o.table, o.game, o.variant, o.decks)
             if old is not None and (old.game, old.variant, old.decks) == (
-                o.game,
-                o.variant,
-                o.decks,
+                new.game,
+                new.variant,
+                new.decks,
             ):
-                return
+                return  # the same rules named again (a variant's name for its default)
             if old is not None:
                 self._done.append(old)
-            self._tables[o.table] = _Table.start(o.table, o.game, o.variant, o.decks)
+            self._tables[o.table] = new
             return
         t = self._tables.get(o.table)
         if t is None:

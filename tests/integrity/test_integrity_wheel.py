@@ -123,3 +123,13 @@ def test_below_the_minimum_sample_a_test_is_listed_as_not_run() -> None:
     assert skipped["wheel.pockets"].minimum == 185
     assert skipped["wheel.pockets"].sample == 60
     assert "wheel.pockets" not in {v.finding.test for v in report.tables[0].verdicts}
+
+
+def test_the_same_rules_named_again_keep_the_table_s_counts() -> None:
+    monitor = Monitor()
+    monitor.feed(TableChosen("r-1", "roulette", "european-roulette", None))
+    monitor.feed_all(Spin("r-1", n % 37) for n in range(100))
+    monitor.feed(TableChosen("r-1", "roulette", None, None))  # the default: the same
+    monitor.feed_all(Spin("r-1", n % 37) for n in range(100))
+    (table,) = monitor.report(LEVEL).tables
+    assert {v.finding.sample for v in table.verdicts if v.finding.test == "wheel.pockets"} == {200}
