@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from dealer_station.integrity.findings import Verdict
     from dealer_station.integrity.monitor import Report
 
 
@@ -97,11 +98,22 @@ def _print(report: Report) -> None:
         print(f"\n== {t.table}: {t.game} {t.variant or ''}".rstrip())
         if t.problem:
             print(f"   {t.problem}")
-        for v in sorted(t.verdicts, key=lambda v: (not v.alarm, v.finding.test)):
+        for v in t.alarms:
             print(f" - {v.words(level)}")
+        # The rest, one line a test: the full words are in --json.
+        quiet: dict[str, list[Verdict]] = {}
+        for v in t.verdicts:
+            if not v.alarm:
+                quiet.setdefault(v.finding.test, []).append(v)
+        for test, found in sorted(quiet.items()):
+            if len(found) == 1:
+                print(f"   ok: {found[0].words(level)}")
+            else:
+                least = min(v.adjusted for v in found)
+                print(f"   ok: {test}: {len(found)} findings, the lowest corrected p {least:.3g}")
         for s in t.skipped:
-            if s.test == "shoe.composition":
-                print(f"   not checked: {s.sample} shoe(s) whose cards left were not counted")
+            if s.why:
+                print(f"   not tested: {s.test} for {s.subject}: {s.why}")
             else:
                 print(
                     f"   not run: {s.test} for {s.subject}: {s.sample} of the {s.minimum} it needs"

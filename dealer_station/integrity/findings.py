@@ -45,6 +45,7 @@ class Skipped:
     subject: str
     sample: int
     minimum: int
+    why: str = ""  # when no sample would do: why the test does not run
 
 
 @dataclass(frozen=True, slots=True)

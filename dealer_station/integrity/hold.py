@@ -174,10 +174,18 @@ class HoldTally:
                     )
                 )
                 continue
-            if self.moments is None or day.rounds < MIN_ROUNDS_PER_DAY or day.var <= 0:
-                skipped.append(
-                    Skipped("hold", f"{table} on {date}", day.rounds, MIN_ROUNDS_PER_DAY)
+            subject = f"{table} on {date}"
+            if self.moments is None:
+                hold = 100.0 * day.house / day.staked if day.staked else 0.0
+                why = (
+                    f"the house kept {day.house:,.2f} of {day.staked:,.2f} staked over "
+                    f"{day.rounds:,} rounds ({hold:.2f}%): this game's hold depends "
+                    "on how the players play"
                 )
+                skipped.append(Skipped("hold", subject, day.rounds, 0, why))
+                continue
+            if day.rounds < MIN_ROUNDS_PER_DAY or day.var <= 0:
+                skipped.append(Skipped("hold", subject, day.rounds, MIN_ROUNDS_PER_DAY))
                 continue
             sd = math.sqrt(day.var)
             z = (day.house - day.mean) / sd
@@ -185,7 +193,7 @@ class HoldTally:
             found.append(
                 Finding(
                     "hold",
-                    f"{table} on {date}",
+                    subject,
                     day.rounds,
                     z,
                     normal_two_sided(z),

@@ -152,6 +152,7 @@ class Report:
                             "subject": s.subject,
                             "sample": s.sample,
                             "minimum": s.minimum,
+                            "why": s.why,
                         }
                         for s in t.skipped
                     ],

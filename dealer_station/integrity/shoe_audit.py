@@ -204,5 +204,9 @@ class ShoeAudit:
     def skipped(self, table: str) -> list[Skipped]:
         if self.unchecked:
             # A shoe whose rest was not counted: shown as a test that did not run.
-            return [Skipped("shoe.composition", table, self.unchecked, 0)]
+            why = (
+                f"{self.unchecked} shoe(s) whose cards left were not counted: "
+                "a missing card cannot be known"
+            )
+            return [Skipped("shoe.composition", table, self.unchecked, 0, why)]
         return []
