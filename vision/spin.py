@@ -47,9 +47,11 @@ _DROP_GAP_SECONDS = 0.3  # a launch not seen half way round by then was no launc
 _MIN_TRACK_RPS, _MAX_TRACK_RPS = 0.3, 6.0
 _MAX_HOP_DEG_PER_S = 500.0  # how fast a bouncing ball moves relative to the rotor, at most
 _LEAVING_RHO = 0.15  # this far beyond the ball's usual track radius, it is leaving the wheel
-_RECENT_SIGHTINGS = 32
-_MAX_RELEASE_SECONDS = 0.4  # the ball is first seen going round this soon after its release
+_RECENT_SIGHTINGS = 64  # track sightings kept: _HAND_SECONDS and a launch, at 60 fps
+_MAX_RELEASE_SECONDS = 0.6  # the ball is first seen going round this soon after its release
 _STILL_RAD = math.radians(3.0)  # a hand holding still on the track moves less than this
+_HAND_RHO = 0.1  # rotor radii beyond the ball's track: an arm reaching in, not the ball
+_HAND_SECONDS = 0.6  # how long before the launch the hand is looked for
 
 
 def _direction(sign: int) -> str | None:
@@ -99,7 +101,7 @@ class SpinTracker:
         self.spin = 0
         self.phase = Phase.IDLE
         self._candidates: deque[_TrackPoint] = deque(maxlen=6)
-        # The last second or so of track sightings: where the croupier's hand held the ball.
+        # The last track sightings while no spin is in play: where the croupier's hand was.
         self._recent: deque[_TrackPoint] = deque(maxlen=_RECENT_SIGHTINGS)
         self._frame_t = -math.inf  # the previous frame's time
         self._last_track_t = -math.inf
@@ -614,19 +616,19 @@ def _release_pocket(recent: list[_TrackPoint], launch: list[_TrackPoint]) -> int
     """The rotor's pocket (its number) under the ball when it was released, or None
     when the rotor was not yet followed.
 
-    The ball leaves the croupier's fingers where the hand held still on the track:
-    the release is when the ball, moved back along its path at its launch speed, was
-    there, and the rotor is moved back to that moment at its own speed (the rotor's
+    The ball leaves the croupier's fingers where the hand is (`_hand`): the release is
+    when the ball, moved back along its path at its launch speed, was at the hand's
+    angle, and the rotor is moved back to that moment at its own speed (the rotor's
     pocket at the hand's angle then). The hand can hide the ball for a few frames after
-    it let go, so the first sighting alone would be late by as many frames, three
-    pockets or more each at 25 fps. Without a hand seen (it came from beyond the
-    picture), the ball left it between the frame before its first sighting and that
-    sighting: the middle of that interval is the best guess.
+    it let go, so the first sighting alone would be late by as many frames, 1.5 to 5
+    pockets each. Without a hand seen (it came from beyond the picture, or was no
+    brighter than the bowl), the ball left it between the frame before its first
+    sighting and that sighting: the middle of that interval is the best guess.
     """
     last = launch[-1]
     if last.rotor_zero is None:
         return None
-    hand = _hand(recent, last)
+    hand = _hand(recent, launch)
     moving = [p for p in launch if hand is None or not _same_place(p, hand)]
     if len(moving) < 2:
         return None
@@ -640,7 +642,11 @@ def _release_pocket(recent: list[_TrackPoint], launch: list[_TrackPoint]) -> int
     if hand is not None:
         ahead = ((last.theta - hand.theta) * math.copysign(1.0, speed)) % (2 * math.pi)
         back = ahead / abs(speed)
-    if back > _MAX_RELEASE_SECONDS:  # no hand, or not the one that let the ball go
+        if back < last.t - first.t:  # it went round once more before it was seen
+            back += 2 * math.pi / abs(speed)
+    if not last.t - first.t <= back <= _MAX_RELEASE_SECONDS:
+        # No hand, or not the one that let the ball go: the ball is not there that
+        # soon before its first sighting.
         if not math.isfinite(first.before):
             return None
         back = last.t - (first.t + first.before) / 2
@@ -652,11 +658,15 @@ def _same_place(p: _TrackPoint, q: _TrackPoint) -> bool:
     return abs(wrap(q.theta - p.theta)) <= _STILL_RAD and abs(q.rho - p.rho) <= _LAUNCH_RHO_SPREAD
 
 
-def _hand(recent: list[_TrackPoint], last: _TrackPoint) -> _TrackPoint | None:
-    """The last place before the launch where something held still on the track
-    (seen twice at one angle and radius): the hand that launched the ball."""
-    before = [p for p in recent if last.t - _MAX_RELEASE_SECONDS <= p.t < last.t]
-    for i in range(len(before) - 1, 0, -1):
-        if any(_same_place(q, before[i]) for q in before[:i]):
-            return before[i]
+def _hand(recent: list[_TrackPoint], launch: list[_TrackPoint]) -> _TrackPoint | None:
+    """The last sighting before the launch of the hand that launched the ball:
+    something that held still on the track (seen twice at one angle and radius),
+    or that reached in from beyond the ball's track (an arm)."""
+    last = launch[-1]
+    track = float(np.median([p.rho for p in launch]))
+    before = [p for p in recent if launch[0].t - _HAND_SECONDS <= p.t < last.t]
+    for i in range(len(before) - 1, -1, -1):
+        p = before[i]
+        if p.rho > track + _HAND_RHO or any(_same_place(q, p) for q in before[:i]):
+            return p
     return None

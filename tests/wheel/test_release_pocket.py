@@ -12,6 +12,7 @@ figure (docs/wheel.md).
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 from typing import Any
 
@@ -20,8 +21,13 @@ from support.wheel_clips import truth, video
 
 from dealer_station.cli import main
 from drivers.camera_recording import write_ffv1
+from vision.ball import BallSighting, Sightings
+from vision.observations import NoResultReason, Phase
+from vision.params import DetectorParams
 from vision.pockets import pockets_between
 from vision.render import Scenario, make_spin
+from vision.rotor import RotorState
+from vision.spin import PocketReading, SpinTracker
 
 # docs/rules.md: the single-zero wheel, clockwise from the zero (written out here, so the
 # expectations do not lean on the code's own table).
@@ -35,6 +41,12 @@ def _apart(a: int, b: int) -> int:
     """Pockets between two numbers on the wheel, the shorter way round."""
     steps = (WHEEL.index(a) - WHEEL.index(b)) % 37
     return min(steps, 37 - steps)
+
+
+FPS = 25.0
+POCKET = 2 * math.pi / 37
+ROTOR = 2.0  # rad/s, clockwise: the zero pocket's wheel angle is ROTOR * t
+BALL = -2 * math.pi * 2.0  # rad/s: two turns a second, against the rotor
 
 
 def _circular(a: int, b: int) -> int:
@@ -112,3 +124,53 @@ def test_a_no_result_keeps_the_release_pocket_it_measured(
     assert line["type"] == "no_result"
     assert "landing_distance" not in line
     assert _apart(line["release_pocket"], spin.truth.release_pocket) <= 1
+
+
+def _no_reading(ball: BallSighting) -> PocketReading:
+    raise AssertionError("no ball rests in these spins")
+
+
+def _release_of(sightings: list[tuple[int, BallSighting | None]]) -> int | None:
+    """The release pocket a tracker gives for these track sightings (frame, sighting)."""
+    tracker = SpinTracker(DetectorParams())
+    for i, seen in sightings:
+        t = i / FPS
+        rotor = RotorState(ROTOR * t % (2 * math.pi), ROTOR, 0.9, 30.0, 0.0)
+        tracker.step(i, t, rotor, Sightings(seen, ()), _no_reading)
+    assert tracker.phase is Phase.ON_TRACK
+    [verdict] = tracker.void(NoResultReason.BALL_LOST, "test", 99, 99 / FPS)[:1]
+    return verdict.facts.release_pocket  # type: ignore[union-attr]
+
+
+def _ball(i: int, release_t: float, release_theta: float) -> tuple[int, BallSighting]:
+    theta = release_theta + BALL * (i / FPS - release_t)
+    return i, BallSighting(theta % (2 * math.pi), 1.3, 90.0)
+
+
+def test_the_release_is_where_the_hand_let_go_though_it_hid_the_ball_for_frames() -> None:
+    """A hand holds still on the track (a bright spot beyond the ball's track) and
+    lets go between frames 10 and 11; it stays the brightest thing there until frame
+    14, and the ball is seen from frame 15. Where the rotor was under the hand when
+    the ball left it is pocket 10 from the zero (6 on the wheel); at the ball's first
+    sighting the rotor's pocket under it is a dozen pockets on."""
+    release_t = 10.5 / FPS
+    hand_theta = 10.0 * POCKET + ROTOR * release_t  # pocket 10's centre then
+    hand = BallSighting(hand_theta % (2 * math.pi), 1.5, 120.0)
+    frames = [(i, hand) for i in range(15)] + [
+        _ball(i, release_t, hand_theta) for i in range(15, 40)
+    ]
+    assert _release_of(frames) == WHEEL[10] == 6
+    first = frames[15][1]
+    assert first is not None
+    seen_at = (first.theta - ROTOR * 15 / FPS) / POCKET % 37
+    assert min(abs(seen_at - 10), 37 - abs(seen_at - 10)) > 5
+
+
+def test_without_a_hand_seen_the_release_is_half_a_frame_before_the_first_sighting() -> None:
+    """Nothing on the track before frame 12: the ball left the hand between frames 11
+    and 12, and the middle of that interval is the release (pocket 20: 24)."""
+    release_t = 11.5 / FPS
+    theta = 20.0 * POCKET + ROTOR * release_t
+    frames: list[tuple[int, BallSighting | None]] = [(i, None) for i in range(12)]
+    frames += [_ball(i, release_t, theta) for i in range(12, 40)]
+    assert _release_of(frames) == WHEEL[20] == 24
