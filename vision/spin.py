@@ -629,8 +629,11 @@ def _release_pocket(recent: list[_TrackPoint], launch: list[_TrackPoint]) -> int
     if last.rotor_zero is None:
         return None
     hand = _hand(recent, launch)
-    moving = [p for p in launch if hand is None or not _same_place(p, hand)]
-    if len(moving) < 2:
+    # A sighting at the hand's angle is the ball still in it (or the hand itself).
+    moving = [
+        p for p in launch if hand is None or abs(wrap(p.theta - hand.theta)) > _STILL_RAD
+    ]
+    if len(moving) < 2 or not math.isfinite(moving[0].before):
         return None
     first = moving[0]
     speed = sum(wrap(b.theta - a.theta) for a, b in itertools.pairwise(moving)) / (
@@ -638,18 +641,17 @@ def _release_pocket(recent: list[_TrackPoint], launch: list[_TrackPoint]) -> int
     )
     if speed == 0:
         return None
+    seen_for, frame = last.t - first.t, first.t - first.before
     back = math.inf
     if hand is not None:
         ahead = ((last.theta - hand.theta) * math.copysign(1.0, speed)) % (2 * math.pi)
         back = ahead / abs(speed)
-        if back < last.t - first.t:  # it went round once more before it was seen
+        if back < seen_for - frame:  # it went round once more before it was seen
             back += 2 * math.pi / abs(speed)
-    if not last.t - first.t <= back <= _MAX_RELEASE_SECONDS:
-        # No hand, or not the one that let the ball go: the ball is not there that
+    if not seen_for - frame <= back <= _MAX_RELEASE_SECONDS:
+        # No hand, or not the one that let the ball go: the ball was not there that
         # soon before its first sighting.
-        if not math.isfinite(first.before):
-            return None
-        back = last.t - (first.t + first.before) / 2
+        back = seen_for + frame / 2
     phi = (last.theta - speed * back) - (last.rotor_zero - last.rotor_speed * back)
     return POCKET_ORDER[round(wrap(phi) / _POCKET) % POCKET_COUNT]
 
