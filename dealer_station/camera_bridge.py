@@ -170,7 +170,7 @@ class CameraBridge:
                     Command(
                         "camera",
                         WheelResult(obs.number),
-                        identity=SpinReading(obs.facts.spin, obs.confidence),
+                        identity=_reading(obs),
                     )
                 )
             elif isinstance(obs, NoResult):
@@ -184,3 +184,19 @@ class CameraBridge:
                     self._post(DeviceChange("camera", not obs.active, obs.detail))
                 elif obs.active:
                     self._post(Alarm(f"camera_{obs.kind.value}", obs.detail, "camera"))
+
+
+def _reading(result: SpinResult) -> SpinReading:
+    """The detector's result as the journal keeps it: its spin, its confidence
+    and what it measured of the throw."""
+    facts = result.facts
+    return SpinReading(
+        facts.spin,
+        result.confidence,
+        rotor_rpm=facts.rotor_rpm,
+        rotor_direction=facts.rotor_direction,
+        ball_direction=facts.ball_direction,
+        ball_revolutions=facts.ball_revolutions,
+        release_pocket=facts.release_pocket,
+        landing_distance=result.landing_distance,
+    )

@@ -17,9 +17,14 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from dealer_station.games.events import WHEEL_READING_KEYS
+from dealer_station.games.roulette_layout import POCKETS
+
 # Digits of the camera's confidence the journal keeps: the detector's score is
 # no finer than that, and a record should not pretend it is.
 CONFIDENCE_DIGITS = 3
+
+DIRECTIONS = ("clockwise", "counterclockwise")
 
 # A card's three numbers are 32 bits at most (PROTOCOL.md: boot id 4 bytes,
 # insertion and index 2): a longer run of digits names no card, and int() would
@@ -39,17 +44,36 @@ class CardIdentity:
 
 @dataclass(frozen=True)
 class SpinReading:
-    """The camera's result of one spin: which spin of the detector's count, and
-    how sure the detector is (its score, 1 at most)."""
+    """The camera's result of one spin: which spin of the detector's count, how
+    sure the detector is (its score, 1 at most), and what it measured of the
+    throw (docs/wheel.md): the integrity monitor's wheel and dealer statistics
+    read them from the journal. Each is None where the camera did not see it
+    (a croupier's hand-entered number has no reading at all)."""
 
     spin: int
     confidence: float
+    rotor_rpm: float | None = None
+    rotor_direction: str | None = None  # "clockwise" | "counterclockwise", seen from above
+    ball_direction: str | None = None
+    ball_revolutions: float | None = None
+    release_pocket: int | None = None  # the rotor's pocket under the ball at its release
+    landing_distance: int | None = None  # pockets from it to the number, the way the rotor turns
 
     def __post_init__(self) -> None:
-        # Journaled as a JSON number: NaN or infinity would make the body a text
+        # Journaled as JSON numbers: NaN or infinity would make the body a text
         # that SQLite's json functions (recall, the shoe's names) refuse to read.
-        if not math.isfinite(self.confidence):
-            raise ValueError(f"spin {self.spin}: confidence {self.confidence} is not a number")
+        for name in ("confidence", "rotor_rpm", "ball_revolutions"):
+            value = getattr(self, name)
+            if value is not None and not math.isfinite(value):
+                raise ValueError(f"spin {self.spin}: {name} {value} is not a number")
+        for name in ("rotor_direction", "ball_direction"):
+            if getattr(self, name) not in (None, *DIRECTIONS):
+                raise ValueError(f"spin {self.spin}: {name} {getattr(self, name)!r}")
+        # A pocket's number, and a count of pockets short of a whole turn: 0-36 both.
+        for name in ("release_pocket", "landing_distance"):
+            value = getattr(self, name)
+            if value is not None and (type(value) is not int or value not in POCKETS):
+                raise ValueError(f"spin {self.spin}: {name} {value!r} is not 0-36")
 
 
 InputIdentity = CardIdentity | SpinReading
@@ -57,16 +81,22 @@ InputIdentity = CardIdentity | SpinReading
 
 def journal_keys(identity: InputIdentity | None) -> dict[str, str | float]:
     """The keys an input's journal body carries for its identity: ``id``, the
-    device's name for it, and for a camera result its ``confidence``, a field
-    of its own that a regulator can read and query without parsing the name."""
+    device's name for it, and for a camera result its ``confidence`` and what it
+    measured of the throw (``WHEEL_READING_KEYS``, those it saw), fields of their
+    own that a regulator can read and query without parsing the name."""
     if identity is None:
         return {}
     if isinstance(identity, CardIdentity):
         return {"id": f"{identity.boot}:{identity.insertion}:{identity.index}"}
-    return {
+    keys: dict[str, str | float] = {
         "id": f"spin:{identity.spin}",
         "confidence": round(identity.confidence, CONFIDENCE_DIGITS),
     }
+    for name in WHEEL_READING_KEYS:
+        value = getattr(identity, name)
+        if value is not None:
+            keys[name] = value
+    return keys
 
 
 def read_card_identity(journal_id: str) -> CardIdentity | None:

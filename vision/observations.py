@@ -50,6 +50,9 @@ class SpinFacts:
     rotor_direction: str | None
     ball_revolutions: float
     rotor_rpm: float
+    # The rotor's pocket under the ball when it left the croupier's hand (docs/wheel.md,
+    # "The release"); None when the rotor was not followed then.
+    release_pocket: int | None
     rest_frame: int | None
     rest_time: float | None
     declared_frame: int
@@ -62,6 +65,9 @@ class SpinResult:
     number: int
     colour: str
     confidence: float
+    # Pockets from the release pocket to the winning one, counted the way the rotor
+    # turns (0-36); None without a release pocket or a rotor direction.
+    landing_distance: int | None
 
 
 @dataclass(frozen=True)
@@ -115,6 +121,7 @@ def as_json(obs: Observation) -> dict[str, Any]:
             number=obs.number,
             colour=obs.colour,
             confidence=round(obs.confidence, 3),
+            landing_distance=obs.landing_distance,
         )
     if isinstance(obs, NoResult):
         return _line("no_result", **asdict(obs.facts), reason=obs.reason.value, detail=obs.detail)

@@ -53,6 +53,14 @@ RED_NUMBERS: Final[frozenset[int]] = frozenset(
 )
 
 
+def pockets_between(start: int, end: int, direction: str) -> int:
+    """How many pockets from the number ``start`` to the number ``end`` on the rotor,
+    going ``"clockwise"`` or ``"counterclockwise"`` (0-36): the landing distance from
+    the release pocket, counted the way the rotor turns."""
+    steps = POCKET_ORDER.index(end) - POCKET_ORDER.index(start)
+    return (steps if direction == "clockwise" else -steps) % POCKET_COUNT
+
+
 def colour_of(number: int) -> Colour:
     if number == 0:
         return "green"

@@ -27,7 +27,13 @@ from vision.observations import (
     SpinResult,
 )
 from vision.params import DetectorParams
-from vision.pockets import POCKET_COUNT, POCKET_DEGREES, POCKET_ORDER, colour_of
+from vision.pockets import (
+    POCKET_COUNT,
+    POCKET_DEGREES,
+    POCKET_ORDER,
+    colour_of,
+    pockets_between,
+)
 from vision.rotor import RotorState, wrap
 
 _POCKET = math.radians(POCKET_DEGREES)
@@ -41,6 +47,11 @@ _DROP_GAP_SECONDS = 0.3  # a launch not seen half way round by then was no launc
 _MIN_TRACK_RPS, _MAX_TRACK_RPS = 0.3, 6.0
 _MAX_HOP_DEG_PER_S = 500.0  # how fast a bouncing ball moves relative to the rotor, at most
 _LEAVING_RHO = 0.15  # this far beyond the ball's usual track radius, it is leaving the wheel
+_RECENT_SIGHTINGS = 64  # track sightings kept: _HAND_SECONDS and a launch, at 60 fps
+_MAX_RELEASE_SECONDS = 0.6  # the ball is first seen going round this soon after its release
+_STILL_RAD = math.radians(3.0)  # a hand holding still on the track moves less than this
+_HAND_RHO = 0.1  # rotor radii beyond the ball's track: an arm reaching in, not the ball
+_HAND_SECONDS = 0.6  # how long before the launch the hand is looked for
 
 
 def _direction(sign: int) -> str | None:
@@ -62,6 +73,18 @@ class PocketReading:
 ReadPocket = Callable[[BallSighting], PocketReading]
 
 
+@dataclass(frozen=True)
+class _TrackPoint:
+    """A sighting on the track while no spin is in play, with the rotor as it was then."""
+
+    t: float
+    theta: float
+    rho: float
+    rotor_zero: float | None
+    rotor_speed: float  # rad/s
+    before: float  # time of the frame before this one
+
+
 @dataclass
 class _RestSample:
     frame: int
@@ -77,7 +100,10 @@ class SpinTracker:
         self.p = params
         self.spin = 0
         self.phase = Phase.IDLE
-        self._candidates: deque[tuple[float, float, float]] = deque(maxlen=6)  # t, theta, rho
+        self._candidates: deque[_TrackPoint] = deque(maxlen=6)
+        # The last track sightings while no spin is in play: where the croupier's hand was.
+        self._recent: deque[_TrackPoint] = deque(maxlen=_RECENT_SIGHTINGS)
+        self._frame_t = -math.inf  # the previous frame's time
         self._last_track_t = -math.inf
         self._armed = True
         self.ball: BallSighting | None = None
@@ -105,6 +131,7 @@ class SpinTracker:
         self._phi_t = 0.0
         self._revolutions = 0.0
         self._ball_dir = 0
+        self._release_pocket: int | None = None  # the number under the ball at its release
 
     @property
     def revolutions(self) -> float:
@@ -138,6 +165,7 @@ class SpinTracker:
             rotor_direction=_direction(rotor_dir),
             ball_revolutions=round(self._revolutions, 2),
             rotor_rpm=round(float(np.median(self._rpms)), 1) if self._rpms else 0.0,
+            release_pocket=self._release_pocket,
             rest_frame=rest.frame if rest else None,
             rest_time=round(rest.t, 4) if rest else None,
             declared_frame=frame,
@@ -159,6 +187,7 @@ class SpinTracker:
         seen: Sightings,
         read_pocket: ReadPocket,
     ) -> list[Observation]:
+        before, self._frame_t = self._frame_t, t
         if rotor.zero is not None and self.in_play:
             self._rotor_dirs.append(rotor.direction)
             self._rpms.append(rotor.rpm)
@@ -168,7 +197,7 @@ class SpinTracker:
             self._armed = True
         self.ball = seen.track or next(iter(seen.rotor), None)
         if not self.in_play:
-            return self._wait_for_launch(frame, t, seen.track)
+            return self._wait_for_launch(frame, t, seen.track, rotor, before)
         if self.phase is Phase.LAUNCHED and t - self._launch_t >= _CONFIRM_SECONDS:
             # Never seen going round: not a launch (a hand, a glint). No spin to judge.
             return self._unlaunch(frame, t)
@@ -210,7 +239,7 @@ class SpinTracker:
         return self._on_rotor(frame, t, rotor, ball, rivals, read_pocket)
 
     def _wait_for_launch(
-        self, frame: int, t: float, ball: BallSighting | None
+        self, frame: int, t: float, ball: BallSighting | None, rotor: RotorState, before: float
     ) -> list[Observation]:
         if ball is None or ball.rho <= _TRACK_RHO:
             return []
@@ -218,14 +247,16 @@ class SpinTracker:
         if not self._armed:
             return []
         c = self._candidates
-        if c and t - c[-1][0] > 0.25:
+        if c and t - c[-1].t > 0.25:
             c.clear()
-        c.append((t, ball.theta, ball.rho))
+        point = _TrackPoint(t, ball.theta, ball.rho, rotor.zero, rotor.speed, before)
+        c.append(point)
+        self._recent.append(point)
         if len(c) < _LAUNCH_SIGHTINGS:
             return []
         pts = list(c)[-_LAUNCH_SIGHTINGS:]
         speeds = [
-            wrap(b[1] - a[1]) / max(1e-6, b[0] - a[0]) / (2 * math.pi)
+            wrap(b.theta - a.theta) / max(1e-6, b.t - a.t) / (2 * math.pi)
             for a, b in itertools.pairwise(pts)
         ]
         if not all(_MIN_TRACK_RPS <= abs(s) <= _MAX_TRACK_RPS for s in speeds):
@@ -237,16 +268,17 @@ class SpinTracker:
         if max(abs(s) for s in speeds) > _LAUNCH_SPEED_RATIO * min(abs(s) for s in speeds):
             return []
         # ... and keeps to its track, where a hand moves in or out.
-        if max(p[2] for p in pts) - min(p[2] for p in pts) > _LAUNCH_RHO_SPREAD:
+        if max(p.rho for p in pts) - min(p.rho for p in pts) > _LAUNCH_RHO_SPREAD:
             return []
         self.spin += 1
         self._reset_spin()
         self._launch_t = t
-        self._start_theta = self._theta = pts[0][1]
-        self._theta_t = pts[0][0]
+        self._start_theta = self._theta = pts[0].theta
+        self._theta_t = pts[0].t
         for p in pts[1:]:
-            self._advance(p[1], p[0])
-        self._track_rhos = [p[2] for p in pts]
+            self._advance(p.theta, p.t)
+        self._track_rhos = [p.rho for p in pts]
+        self._release_pocket = _release_pocket(list(self._recent), pts)
         self._last_seen = t
         c.clear()
         self.phase = Phase.IDLE
@@ -521,7 +553,13 @@ class SpinTracker:
             )
         score = min(r.score for r, _ in fixed)
         confidence = min(1.0, score) * min(1.0, from_fret / (_POCKET / 2) * 1.5)
-        result = SpinResult(self._facts(frame, t, rest), number, colour, confidence)
+        facts = self._facts(frame, t, rest)
+        distance = (
+            pockets_between(facts.release_pocket, number, facts.rotor_direction)
+            if facts.release_pocket is not None and facts.rotor_direction is not None
+            else None
+        )
+        result = SpinResult(facts, number, colour, confidence, distance)
         self._armed = False
         return [result, *self._to(Phase.RESULT, frame, t)]
 
@@ -572,3 +610,65 @@ def _pocket_of(reading: PocketReading, fix: BallFix) -> tuple[int, float]:
 
 def _from_fret(phi: float) -> float:
     return _POCKET / 2 - abs(phi - round(phi / _POCKET) * _POCKET)
+
+
+def _release_pocket(recent: list[_TrackPoint], launch: list[_TrackPoint]) -> int | None:
+    """The rotor's pocket (its number) under the ball when it was released, or None
+    when the rotor was not yet followed.
+
+    The ball leaves the croupier's fingers where the hand is (`_hand`): the release is
+    when the ball, moved back along its path at its launch speed, was at the hand's
+    angle, and the rotor is moved back to that moment at its own speed (the rotor's
+    pocket at the hand's angle then). The hand can hide the ball for a few frames after
+    it let go, so the first sighting alone would be late by as many frames, 1.5 to 5
+    pockets each. Without a hand seen (it came from beyond the picture, or was no
+    brighter than the bowl), the ball left it between the frame before its first
+    sighting and that sighting: the middle of that interval is the best guess.
+    """
+    last = launch[-1]
+    if last.rotor_zero is None:
+        return None
+    hand = _hand(recent, launch)
+    # A sighting at the hand's angle is the ball still in it (or the hand itself).
+    moving = [
+        p for p in launch if hand is None or abs(wrap(p.theta - hand.theta)) > _STILL_RAD
+    ]
+    if len(moving) < 2 or not math.isfinite(moving[0].before):
+        return None
+    first = moving[0]
+    speed = sum(wrap(b.theta - a.theta) for a, b in itertools.pairwise(moving)) / (
+        last.t - first.t
+    )
+    if speed == 0:
+        return None
+    seen_for, frame = last.t - first.t, first.t - first.before
+    back = math.inf
+    if hand is not None:
+        ahead = ((last.theta - hand.theta) * math.copysign(1.0, speed)) % (2 * math.pi)
+        back = ahead / abs(speed)
+        if back < seen_for - frame:  # it went round once more before it was seen
+            back += 2 * math.pi / abs(speed)
+    if not seen_for - frame <= back <= _MAX_RELEASE_SECONDS:
+        # No hand, or not the one that let the ball go: the ball was not there that
+        # soon before its first sighting.
+        back = seen_for + frame / 2
+    phi = (last.theta - speed * back) - (last.rotor_zero - last.rotor_speed * back)
+    return POCKET_ORDER[round(wrap(phi) / _POCKET) % POCKET_COUNT]
+
+
+def _same_place(p: _TrackPoint, q: _TrackPoint) -> bool:
+    return abs(wrap(q.theta - p.theta)) <= _STILL_RAD and abs(q.rho - p.rho) <= _LAUNCH_RHO_SPREAD
+
+
+def _hand(recent: list[_TrackPoint], launch: list[_TrackPoint]) -> _TrackPoint | None:
+    """The last sighting before the launch of the hand that launched the ball:
+    something that held still on the track (seen twice at one angle and radius),
+    or that reached in from beyond the ball's track (an arm)."""
+    last = launch[-1]
+    track = float(np.median([p.rho for p in launch]))
+    before = [p for p in recent if launch[0].t - _HAND_SECONDS <= p.t < last.t]
+    for i in range(len(before) - 1, -1, -1):
+        p = before[i]
+        if p.rho > track + _HAND_RHO or any(_same_place(q, p) for q in before[:i]):
+            return p
+    return None

@@ -177,6 +177,17 @@ EVENT_TYPES: Final[dict[str, type[Any]]] = {cls.type: cls for cls in get_args(Ev
 
 # Keys the journal adds around an event (who sent it, when); replay ignores them.
 ENVELOPE_KEYS: Final = frozenset({"v", "type", "source", "at", "id", "confidence", "by", "why"})
+# What the camera measured of a spin, journaled around its wheel_result beside its
+# confidence (docs/journal.md); facts of the reading, not rules input: replay
+# ignores them, and refuses them on any other event as any unknown key.
+WHEEL_READING_KEYS: Final = (
+    "rotor_rpm",
+    "rotor_direction",
+    "ball_direction",
+    "ball_revolutions",
+    "release_pocket",
+    "landing_distance",
+)
 
 
 def parse_amount(value: object, name: str = "amount") -> Decimal:
@@ -217,6 +228,8 @@ def parse_event(obj: object) -> Event:
         raise Rejected("bad_event", f"unknown event type {kind!r}")
     known = {f.name for f in fields(cls)}
     unknown = set(obj) - known - ENVELOPE_KEYS
+    if cls is WheelResult:
+        unknown -= set(WHEEL_READING_KEYS)
     if unknown:
         raise Rejected("bad_event", f"unknown field {sorted(unknown)[0]!r} in {kind}")
     values: dict[str, Any] = {}

@@ -24,7 +24,7 @@ import pytest
 from dealer_station.actor import TableActor
 from dealer_station.camera_bridge import CameraBridge
 from dealer_station.config import CameraConfig, TableConfig
-from dealer_station.games.events import WheelResult
+from dealer_station.games.events import WHEEL_READING_KEYS, WheelResult
 from dealer_station.games.roulette import RouletteRound
 from dealer_station.input_identity import CardIdentity, SpinReading, read_card_identity
 from dealer_station.journal import REFUSED_ON_REPLAY, Journal, Record
@@ -74,7 +74,8 @@ def _spin_of_the_clip(actor: TableActor) -> None:
 
 
 def test_the_camera_journals_its_spin_and_its_confidence_as_fields(tmp_path: Path) -> None:
-    number = json.loads(CLIP.with_suffix(".json").read_text())["number"]
+    truth = json.loads(CLIP.with_suffix(".json").read_text())
+    number = truth["number"]
     actor = _roulette(tmp_path / "journal.sqlite3")
     _wait_for_spin(actor)
     _spin_of_the_clip(actor)
@@ -83,6 +84,8 @@ def test_the_camera_journals_its_spin_and_its_confidence_as_fields(tmp_path: Pat
     assert record.status == "accepted"
     body = record.body
     confidence = body.pop("confidence")
+    for key in WHEEL_READING_KEYS:  # the throw's facts: their own test below
+        body.pop(key)
     # The first spin a fresh detector saw, named by its count and nothing else.
     assert body == {"v": 1, "type": "wheel_result", "number": number, "id": "spin:1"}
     # A number, as sure as the detector can say, to the journal's 3 digits.
@@ -140,6 +143,93 @@ def test_a_refused_result_carries_its_reading_in_the_journal_and_the_echo(
     actor.journal.close()
 
 
+def _wheel_steps(start: int, end: int) -> int:
+    """Pockets from ``start`` to ``end`` clockwise, by the wheel's order in
+    docs/rules.md (written out here, so the test does not lean on the code's)."""
+    # fmt: off
+    order = [0, 32, 15, 19, 4, 21, 2, 25, 17, 34, 6, 27, 13, 36, 11, 30, 8, 23, 10, 5, 24,
+             16, 33, 1, 20, 14, 31, 9, 22, 18, 29, 7, 28, 12, 35, 3, 26]
+    # fmt: on
+    return (order.index(end) - order.index(start)) % 37
+
+
+def test_the_camera_journals_what_it_measured_of_the_throw(tmp_path: Path) -> None:
+    """Issue 15: rotor speed and direction, ball direction and revolutions, the
+    release pocket and the landing distance are fields of the journaled result,
+    each a value a regulator's query reads; they are the camera's own measures
+    of the clip's throw, compared here with the renderer's truth."""
+    truth = json.loads(CLIP.with_suffix(".json").read_text())
+    actor = _roulette(tmp_path / "journal.sqlite3")
+    _wait_for_spin(actor)
+    _spin_of_the_clip(actor)
+
+    [record] = _camera_results(actor)
+    body = record.body
+    assert record.status == "accepted"
+    assert (body["rotor_direction"], body["ball_direction"]) == (
+        truth["rotor_direction"],
+        truth["ball_direction"],
+    )
+    assert abs(body["ball_revolutions"] - truth["revolutions"]) < 0.5
+    # The renderer's rotor slows by 0.01 rev/s^2 from truth's rpm over the clip's 5 s.
+    assert abs(body["rotor_rpm"] - truth["rotor_rpm"]) < 3
+    # Within a pocket either way of the truth's, on the wheel (docs/wheel.md, "The release").
+    release = body["release_pocket"]
+    assert min(_wheel_steps(release, truth["release_pocket"]),
+               _wheel_steps(truth["release_pocket"], release)) <= 1
+    # Counted the way the rotor turns: clockwise here, so the wheel order's way.
+    assert truth["rotor_direction"] == "clockwise"
+    assert body["landing_distance"] == _wheel_steps(release, truth["number"])
+    with sqlite3.connect(tmp_path / "journal.sqlite3") as db:
+        rows = db.execute(
+            "SELECT json_extract(body, '$.release_pocket'), json_extract(body, '$.rotor_rpm')"
+            " FROM journal WHERE source = 'camera' AND kind = 'event'"
+        ).fetchall()
+    assert rows == [(release, body["rotor_rpm"])]
+    actor.journal.close()
+
+
+def test_a_result_with_its_reading_replays_and_a_hand_entered_number_has_none(
+    tmp_path: Path,
+) -> None:
+    """The reading's keys are the journal's, like the confidence: a start replays
+    the round the camera settled; a number a person entered carries none of them."""
+    path = tmp_path / "journal.sqlite3"
+    actor = _roulette(path)
+    _wait_for_spin(actor)
+    reading = SpinReading(
+        2, 0.9, rotor_rpm=24.5, rotor_direction="clockwise", ball_direction="counterclockwise",
+        ball_revolutions=5.25, release_pocket=26, landing_distance=3,
+    )
+    outcome = actor.handle(Command("camera", WheelResult(19), identity=reading))
+    assert outcome is not None and outcome.accepted
+    _wait_for_spin_again(actor)
+    assert actor.handle(Command("api", {"type": "wheel_result", "number": 4})).accepted  # type: ignore[union-attr]
+    actor.journal.close()
+
+    restarted = _roulette(path)
+    assert list(restarted.journal.records(TABLE, kind=REFUSED_ON_REPLAY)) == []
+    assert restarted.alarms.active == []
+    assert isinstance(restarted.state.round, RouletteRound)  # type: ignore[union-attr]
+    assert restarted.state.round.number == 4  # type: ignore[union-attr]
+    camera, croupier = [
+        r.body for r in restarted.journal.records(TABLE, kind="event")
+        if r.body["type"] == "wheel_result"
+    ]
+    assert camera == {
+        "v": 1, "type": "wheel_result", "number": 19, "id": "spin:2", "confidence": 0.9,
+        "rotor_rpm": 24.5, "rotor_direction": "clockwise", "ball_direction": "counterclockwise",
+        "ball_revolutions": 5.25, "release_pocket": 26, "landing_distance": 3,
+    }
+    assert croupier == {"v": 1, "type": "wheel_result", "number": 4}
+    restarted.journal.close()
+
+
+def _wait_for_spin_again(actor: TableActor) -> None:
+    assert actor.handle(Command("api", {"type": "round_open", "round": "r2"})).accepted  # type: ignore[union-attr]
+    assert actor.handle(Command("api", {"type": "bets_closed"})).accepted  # type: ignore[union-attr]
+
+
 @pytest.mark.parametrize("confidence", [math.nan, math.inf, -math.inf])
 def test_a_reading_that_is_not_a_number_is_refused_before_the_journal(
     confidence: float,
@@ -148,6 +238,26 @@ def test_a_reading_that_is_not_a_number_is_refused_before_the_journal(
     # functions (recall, the shoe's remembered cards) would fail on the record.
     with pytest.raises(ValueError, match="not a number"):
         SpinReading(3, confidence)
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "message"),
+    [
+        ("rotor_rpm", math.nan, "not a number"),
+        ("ball_revolutions", math.inf, "not a number"),
+        ("release_pocket", 37, "not 0-36"),
+        ("release_pocket", -1, "not 0-36"),
+        ("release_pocket", True, "not 0-36"),  # a bool is an int to Python, not to a regulator
+        ("landing_distance", 17.0, "not 0-36"),
+        ("rotor_direction", "cw", "rotor_direction"),
+        ("ball_direction", "", "ball_direction"),
+    ],
+)
+def test_a_throw_measure_that_means_nothing_is_refused_before_the_journal(
+    field: str, value: object, message: str
+) -> None:
+    with pytest.raises(ValueError, match=message):
+        SpinReading(3, 0.9, **{field: value})  # type: ignore[arg-type]
 
 
 def test_only_a_framed_shoes_three_numbers_read_back_as_a_card() -> None:

@@ -82,9 +82,21 @@ class SpinMotion:
     @property
     def winning_number(self) -> int | None:
         if self.scenario in (Scenario.VALID,):
-            index = round(self.final_phi / POCKET) % POCKET_COUNT
-            return POCKET_ORDER[index]
+            return _pocket_at(self.final_phi)
         return None
+
+    @property
+    def release_pocket(self) -> int:
+        """The rotor's pocket under the ball at its launch, when it left the hand."""
+        return _pocket_at(self.launch_angle - self.rotor_angle(self.launch_time))
+
+    @property
+    def landing_distance(self) -> int | None:
+        """Pockets from the release pocket to the winning one, the way the rotor turns."""
+        if self.winning_number is None:
+            return None
+        release = round((self.launch_angle - self.rotor_angle(self.launch_time)) / POCKET)
+        return (round(self.final_phi / POCKET) - release) * self.rotor_dir % POCKET_COUNT
 
     def rotor_angle(self, t: float) -> float:
         turns = self.rotor_rps * t - self.rotor_decel * t * t / 2
@@ -141,6 +153,11 @@ class SpinMotion:
             phi = last.phi_to + math.radians(2.0) * (1 - u) ** 2 * math.cos(3 * math.pi * u)
             return BallState(self.rotor_angle(t) + phi, self.pocket_radius, 0.0, True)
         return BallState(self.rotor_angle(t) + last.phi_to, self.pocket_radius, 0.0, True)
+
+
+def _pocket_at(phi: float) -> int:
+    """The number of the pocket at rotor-frame angle ``phi``."""
+    return POCKET_ORDER[round(phi / POCKET) % POCKET_COUNT]
 
 
 def random_motion(

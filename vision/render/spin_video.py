@@ -39,6 +39,8 @@ class SpinTruth:
     rest_frame: int | None
     rest_time: float | None
     launch_frame: int
+    release_pocket: int  # the rotor's pocket under the ball when it left the hand
+    landing_distance: int | None  # pockets from it to the number, the way the rotor turns
     revolutions: float
     ball_direction: str
     rotor_direction: str
@@ -131,6 +133,8 @@ class SpinRenderer:
             rest_frame=math.ceil(rest * look.fps) if rest is not None else None,
             rest_time=rest,
             launch_frame=math.ceil(m.launch_time * look.fps),
+            release_pocket=m.release_pocket,
+            landing_distance=m.landing_distance,
             revolutions=round(m.track_revolutions, 3),
             ball_direction=_direction(m.ball_dir),
             rotor_direction=_direction(m.rotor_dir),
