@@ -40,7 +40,7 @@ def fair_roulette(seed: int, spins: int) -> Monitor:
     for i in range(spins):
         n = rng.randrange(37)
         dealer = "ann" if (i // 60) % 2 else "bob"
-        monitor.feed(Spin("r-1", n, dealer=dealer, release=rng.randrange(37)))
+        monitor.feed(Spin("r-1", n, dealer=dealer, landing_distance=rng.randrange(37)))
         day = f"2026-12-{1 + i // 1440:02d}"
         bets = (
             Bet("red", 10.0, 20.0 if n in RED else 0.0),

@@ -57,7 +57,7 @@ def _aiming_dealer(rng: random.Random, n: int, level: float) -> bool:
         release = rng.randrange(37)
         offset = 12 + rng.randint(-4, 4) if rng.random() < 0.3 else rng.randrange(37)
         landing = WHEEL_ORDER[(WHEEL_ORDER.index(release) + offset) % 37]
-        monitor.feed(Spin("r", landing, dealer="ann", release=release))
+        monitor.feed(Spin("r", landing, dealer="ann", landing_distance=offset % 37))
     return bool(monitor.report(level).alarms)
 
 

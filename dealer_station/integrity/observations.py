@@ -12,9 +12,11 @@ outbox does not: a face-down or burnt card goes out without it, docs/mqtt.md).
 Fields the monitor reads that the station does not journal yet, and reads
 where present (docs/integrity.md lists them for the vision side):
 
-- on ``wheel_result``: ``release`` (the rotor's pocket under the ball when it
-  left the croupier's hand), ``direction`` (``cw`` or ``ccw``, the ball's way
-  round seen from above), ``rotor_rpm``, ``ball_revolutions``, ``dealer``;
+- on ``wheel_result``: ``dealer``. (The camera's reading of the throw is
+  journaled with each camera result, docs/wheel.md: ``landing_distance``, the
+  pockets from the rotor's pocket under the ball at its release to the one it
+  landed in, the way the rotor turns, which the dealer signature counts;
+  ``rotor_rpm`` and ``ball_revolutions``, kept with the spin);
 - on ``shuffle`` and ``new_shoe``: ``cards_left`` (the cards of the old shoe
   that were never read, counted out at its end).
 """
@@ -25,7 +27,6 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Final, Literal
 
-Direction = Literal["cw", "ccw"]
 ShoeEndReason = Literal["shuffle", "new_shoe", "table", "empty", "removed"]
 
 
@@ -46,8 +47,8 @@ class Spin:
     table: str
     number: int
     dealer: str | None = None
-    release: int | None = None
-    direction: Direction | None = None
+    # The camera's: pockets from the release to the landing (docs/wheel.md).
+    landing_distance: int | None = None
     rotor_rpm: float | None = None
     ball_revolutions: float | None = None
 
@@ -223,15 +224,13 @@ def _number(value: object) -> float | None:
 
 
 def _spin(table: str, body: Mapping[str, Any]) -> Spin:
-    release = body.get("release")
-    direction = body.get("direction")
+    distance = body.get("landing_distance")
     dealer = body.get("dealer")
     return Spin(
         table,
         int(body["number"]),
         dealer if isinstance(dealer, str) else None,
-        release if _pocket(release) else None,
-        direction if direction in ("cw", "ccw") else None,
+        distance if _pocket(distance) else None,
         _number(body.get("rotor_rpm")),
         _number(body.get("ball_revolutions")),
     )

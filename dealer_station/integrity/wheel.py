@@ -11,8 +11,8 @@ is bounded by 37 times the chance for one arc (Bonferroni over the arcs: the
 
 The dealer signature: the distance in pockets from the rotor's pocket under
 the ball when the croupier released it to the pocket it landed in, counted
-along the wheel in the ball's direction (clockwise when the camera does not
-say). A fair throw makes it uniform over 0-36; a croupier who can aim peaks
+the way the rotor turns, as the camera journals it (``landing_distance``,
+docs/wheel.md). A fair throw makes it uniform over 0-36; a croupier who can aim peaks
 it, which the goodness of fit and the scan for the hottest arc of 9
 distances (a target give or take 4 pockets) both see.
 """
@@ -101,11 +101,9 @@ class WheelTally:
         if n:
             self.colour.add(n in RED)
             self.parity.add(n % 2 == 1)
-        if spin.release is not None and spin.release in _POSITION:
-            step = -1 if spin.direction == "ccw" else 1
-            distance = (step * (_POSITION[n] - _POSITION[spin.release])) % POCKETS
+        if spin.landing_distance is not None:
             who = spin.dealer if spin.dealer is not None else dealer
-            self.signatures.setdefault(who, [0] * POCKETS)[distance] += 1
+            self.signatures.setdefault(who, [0] * POCKETS)[spin.landing_distance] += 1
 
     def findings(self, table: str) -> tuple[list[Finding], list[Skipped]]:
         found: list[Finding] = []

@@ -29,7 +29,8 @@ def test_fair_wheels_raise_no_more_alarms_than_the_level_allows() -> None:
         monitor.feed(TableChosen("r-1", "roulette", None, None))
         for _ in range(1500):
             n = rng.randrange(37)
-            monitor.feed(Spin("r-1", n, dealer=rng.choice("ab"), release=rng.randrange(37)))
+            distance = rng.randrange(37)
+            monitor.feed(Spin("r-1", n, dealer=rng.choice("ab"), landing_distance=distance))
             bet = Bet("red", 10.0, 20.0 if n in RED else 0.0)
             monitor.feed(Settled("r-1", "2026-12-01", "roulette", (bet,), n))
         report = monitor.report(LEVEL)

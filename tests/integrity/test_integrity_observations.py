@@ -8,7 +8,8 @@ from typing import Any
 
 from dealer_station.autoplay import Autoplay
 from dealer_station.games import table
-from dealer_station.games.events import event_to_json
+from dealer_station.games.events import WheelResult, event_to_json
+from dealer_station.input_identity import SpinReading, journal_keys
 from dealer_station.integrity.observations import (
     CardOut,
     DealerHand,
@@ -69,6 +70,16 @@ def test_a_roulette_spin_and_its_settlement() -> None:
     numbers = [o.number for o in found if isinstance(o, Spin)]
     assert numbers == [b["number"] for b, _ in played if b["type"] == "wheel_result"]
     assert [o.number for o in found if isinstance(o, Settled)] == numbers
+
+
+def test_a_camera_spin_gives_the_landing_distance_the_camera_journaled() -> None:
+    # The record's body as the actor journals a camera result: the event and
+    # the reading's keys (input_identity.journal_keys), not a copy of their names.
+    reading = SpinReading(3, 0.91, rotor_rpm=27.4, release_pocket=5, landing_distance=12)
+    body = event_to_json(WheelResult(17)) | journal_keys(reading)
+    (spin,) = observe("t-1", "2026-12-01T10:00:00.000Z", "camera", "event", "accepted", None,
+                      body, ())  # fmt: skip
+    assert spin == Spin("t-1", 17, landing_distance=12, rotor_rpm=27.4)
 
 
 def test_the_outbox_payload_is_the_engine_s_record() -> None:
