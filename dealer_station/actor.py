@@ -74,6 +74,10 @@ class TableActor:
     # What the input in hand has journaled so far: its change.
     _records: list[Record] = field(init=False, default_factory=list, repr=False)
     _messages: list[OutMessage] = field(init=False, default_factory=list, repr=False)
+    # Only while the table's task waits on its empty queue (``_idle``) and no input
+    # is in hand (``_in_hand``: `handle` runs) is an input taken at once (`submit`).
+    _idle: bool = field(init=False, default=False, repr=False)
+    _in_hand: bool = field(init=False, default=False, repr=False)
 
     def __post_init__(self) -> None:
         self.stats = TableStats(self.id)
@@ -97,7 +101,9 @@ class TableActor:
         self.msg_seq = self.journal.last_msg_seq(self.id)
         self.forget_old_answers()
         self._snapshot_format = snapshot.code_format(self.config.variant)
-        self.recovered_from, taken = load_snapshot(self.journal, self.id, self._snapshot_format)
+        self.recovered_from, taken, changed = load_snapshot(
+            self.journal, self.id, self._snapshot_format
+        )
         if taken is not None:
             self.state = taken.state
             self.stats.restore(taken.settled, taken.stats_at)
@@ -133,6 +139,8 @@ class TableActor:
         problems = set_aside(self.journal, self.id, done, iso(self.clock()))
         if problems:
             self.handle(Alarm("replay_refused", replay_refused(problems), "station"))
+        if changed is not None:
+            self.handle(Alarm("journal_changed", changed, "station"))
 
     def save_snapshot(self) -> None:
         """Store the table as it stands after its last journaled record."""
@@ -162,22 +170,40 @@ class TableActor:
         self.snapshots.consider()
         try:
             while True:
-                item = await self.queue.get()
+                self._idle = True
                 try:
-                    self.handle(item)
-                except Exception:  # a bug must not stop the table: log it and go on
-                    # Its kind and source, not the item: it may hold a face-down card.
-                    source = item.source if isinstance(item, Command | Alarm) else item.device
-                    kind = type(item).__name__
-                    log.exception("table %s failed to handle a %s from %s", self.id, kind, source)
-                    if isinstance(item, Command | Alarm) and item.reply and not item.reply.done():
-                        item.reply.set_exception(RuntimeError("internal error"))
+                    item = await self.queue.get()
+                finally:
+                    self._idle = False
+                self._take(item)
         finally:
             # The station closes the journal once the tables have stopped.
+            self._idle = False
             self.snapshots.cancel()
 
-    def submit(self, item: Command | DeviceChange | Alarm) -> None:
-        self.queue.put_nowait(item)
+    def _take(self, item: Command | DeviceChange | Alarm) -> None:
+        try:
+            self.handle(item)
+        except Exception:  # a bug must not stop the table: log it and go on
+            self._in_hand = False
+            # Its kind and source, not the item: it may hold a face-down card.
+            source = item.source if isinstance(item, Command | Alarm) else item.device
+            kind = type(item).__name__
+            log.exception("table %s failed to handle a %s from %s", self.id, kind, source)
+            if isinstance(item, Command | Alarm) and item.reply and not item.reply.done():
+                item.reply.set_exception(RuntimeError("internal error"))
+
+    def submit(self, item: Command | DeviceChange | Alarm, *, at_once: bool = False) -> None:
+        """Queue ``item``; with ``at_once``, from a callback on the table's loop,
+        handle it now if the table's task waits on its empty queue. Then no
+        input is ahead of it, queued or taken (the task handles what it takes
+        without yielding), so the order is the queue's, and a card does not
+        wait a turn of the loop for the task to wake. An input sent while it is
+        handled (a listener's) is queued behind it."""
+        if at_once and self._idle and not self._in_hand and self.queue.empty():
+            self._take(item)
+        else:
+            self.queue.put_nowait(item)
 
     async def command(
         self,
@@ -206,6 +232,7 @@ class TableActor:
             # Withdrawn by a device thread that stopped waiting (the shoe bridge):
             # its device sends the input again, and it must be journaled once.
             return None
+        self._in_hand = True
         now = self.clock()
         self.changed_at = now
         outcome: Outcome | None = None
@@ -216,6 +243,7 @@ class TableActor:
             if outcome is not None:
                 if item.reply is not None and not item.reply.done():
                     item.reply.set_result(outcome)
+                self._in_hand = False
                 return outcome
         self._records.clear()
         self._messages.clear()
@@ -235,6 +263,7 @@ class TableActor:
             assert outcome is not None
             reply.set_result(outcome)
         self.snapshots.count()
+        self._in_hand = False
         return outcome
 
     def _change(

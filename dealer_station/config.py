@@ -335,6 +335,18 @@ class PublishConfig(Strict):
     )
 
 
+class IntegrityConfig(Strict):
+    """The integrity monitor (docs/integrity.md)."""
+
+    level: float = Field(
+        0.01,
+        gt=0,
+        lt=0.5,
+        description="The significance level: the chance that a fair table shows any "
+        "alarm in one report (the tests of a table are Bonferroni-corrected together).",
+    )
+
+
 class HttpConfig(Strict):
     """The HTTP face and its limits (dealer_station/api/guard.py, connections.py;
     docs/api.md "Limits"). The defaults fit a station's few clients: a console and
@@ -500,6 +512,9 @@ class StationConfig(Strict):
     http: HttpConfig = Field(HttpConfig(), description="The HTTP API and its limits.")
     auth: AuthConfig = Field(AuthConfig(), description="The API's tokens and pit bosses.")
     publish: PublishConfig = Field(PublishConfig(), description="What the station publishes.")
+    integrity: IntegrityConfig = Field(
+        IntegrityConfig(), description="The integrity monitor's alarms."
+    )
     tables: list[TableConfig] = Field(description="The tables the station runs, at least one.")
 
     @field_validator("journal")

@@ -30,6 +30,7 @@ import tempfile
 from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from dealer_station.actor import TableActor
 from dealer_station.config import (
@@ -210,6 +211,17 @@ def demo_config(
     blackjack_variant: str = DEFAULT_BLACKJACK_VARIANT,
 ) -> StationConfig:
     timers = TimersConfig(betting_seconds=6, decision_seconds=6, insurance_seconds=4)
+
+    def self_driven(table_id: str, game: str, **rules_and_devices: Any) -> TableConfig:
+        """Every demo table plays itself, on timers short enough to watch."""
+        return TableConfig(
+            id=table_id,
+            game=game,
+            timers=timers,
+            self_driving=SelfDrivingConfig(),
+            **rules_and_devices,
+        )
+
     return StationConfig(
         studio="demo",
         station="demo-station",
@@ -222,29 +234,15 @@ def demo_config(
         ),
         http=HttpConfig(host="127.0.0.1", port=http_port),
         tables=[
-            TableConfig(
-                id="baccarat-1",
-                game="baccarat",
-                shoe=ShoeConfig(port=shoes["baccarat-1"]),
-                timers=timers,
-                self_driving=SelfDrivingConfig(),
-            ),
-            TableConfig(
-                id="blackjack-1",
-                game="blackjack",
+            self_driven("baccarat-1", "baccarat", shoe=ShoeConfig(port=shoes["baccarat-1"])),
+            self_driven(
+                "blackjack-1",
+                "blackjack",
                 variant=blackjack_variant,
                 shoe=ShoeConfig(port=shoes["blackjack-1"]),
-                timers=timers,
-                self_driving=SelfDrivingConfig(),
             ),
-            TableConfig(
-                id="roulette-1",
-                game="roulette",
-                # The station reads `wheel` instead (Station's `cameras`).
-                camera=CameraConfig(source=str(wheel.clip)),
-                timers=timers,
-                self_driving=SelfDrivingConfig(),
-            ),
+            # The station reads `wheel` instead (Station's `cameras`).
+            self_driven("roulette-1", "roulette", camera=CameraConfig(source=str(wheel.clip))),
         ],
     )
 

@@ -12,6 +12,13 @@ record, stored so that a message published again after a crash is the same
 bytes with the same id. The publisher's cursor (``acked``) is the last message
 the broker acknowledged; it only moves forward.
 
+Every record carries a hash chaining it to the one before, over its columns
+and its outbox messages (``journal_chain``; docs/journal.md gives the bytes): an
+edited, inserted, deleted or moved record shows, and a published digest of the
+chain's head proves the journal up to it was not rewritten later. The writer
+keeps the head in memory and numbers the records itself, so the append reads
+nothing; a journal written before the chain is chained at its writer's open.
+
 One process writes a journal, for ever: opening one for writing takes an
 exclusive lock on ``<journal>.lock`` before the database is touched, and a second
 writer is refused (``JournalInUse``) having read and written nothing. Readers
@@ -21,17 +28,24 @@ need no lock.
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import json
+import logging
 import os
 import shlex
 import sqlite3
 import sys
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
+
+from dealer_station import journal_chain
+from dealer_station.journal_chain import Row
+
+log = logging.getLogger(__name__)
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS journal (
@@ -45,7 +59,8 @@ CREATE TABLE IF NOT EXISTS journal (
     body TEXT NOT NULL,        -- JSON: the event (docs/events.md) or the notice
     status TEXT NOT NULL,      -- accepted | rejected | note
     reason TEXT,
-    detail TEXT
+    detail TEXT,
+    hash TEXT                  -- hex SHA-256 chaining it to the record before (journal_chain)
 );
 CREATE INDEX IF NOT EXISTS journal_table ON journal (table_id, seq);
 CREATE TABLE IF NOT EXISTS outbox (
@@ -56,6 +71,8 @@ CREATE TABLE IF NOT EXISTS outbox (
     payload TEXT NOT NULL,
     PRIMARY KEY (table_id, msg_seq)
 );
+-- A record's messages, for the hash chain's readers (journal_chain).
+CREATE INDEX IF NOT EXISTS outbox_record ON outbox (journal_seq, msg_seq);
 CREATE TABLE IF NOT EXISTS acked (
     table_id TEXT PRIMARY KEY,
     msg_seq INTEGER NOT NULL
@@ -64,7 +81,15 @@ CREATE TABLE IF NOT EXISTS snapshot (
     table_id TEXT PRIMARY KEY,
     seq INTEGER NOT NULL,      -- the table's last record the state folds in
     format TEXT NOT NULL,      -- the code that wrote it: other code replays instead
-    state BLOB NOT NULL
+    state BLOB NOT NULL,
+    hash TEXT                  -- the hash of record seq: a start checks it still holds
+);
+-- Records chained when a journal written before the chain was opened, not when
+-- they were written: a verify says so (docs/journal.md).
+CREATE TABLE IF NOT EXISTS chain_migration (
+    first_seq INTEGER NOT NULL,
+    last_seq INTEGER NOT NULL,
+    at TEXT NOT NULL
 );
 -- The first answer to each client's Idempotency-Key (docs/api.md), written in
 -- the transaction of the input it answered: a power cut keeps both or neither.
@@ -116,6 +141,12 @@ class OutMessage:
     payload: str
 
 
+# How many records the chain's readers take at a time.
+CHAIN_BATCH = 5000
+
+# The bodies' JSON, one encoder for all (``json.dumps`` with options builds one a call).
+_COMPACT = json.JSONEncoder(separators=(",", ":"))
+
 # A record of this kind says that an accepted record (``body.refers_to``) could
 # not be applied when the table was rebuilt, and why (``reason``, ``detail``).
 REFUSED_ON_REPLAY = "replay"
@@ -165,6 +196,9 @@ class Journal:
     def __init__(self, path: Path, *, read_only: bool = False) -> None:
         self.path = path
         self._lock: int | None = None
+        # The chain's head: the last record's seq and hash. The one writer keeps
+        # it, so that an append reads nothing.
+        self._last, self._head = 0, journal_chain.GENESIS
         if read_only:
             self._db = sqlite3.connect(
                 f"{path.resolve().as_uri()}?mode=ro", uri=True, isolation_level=None
@@ -179,9 +213,133 @@ class Journal:
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=FULL")
             self._db.executescript(SCHEMA)
+            self._last, self._head = self._chain_unhashed()
         except BaseException:
             os.close(self._lock)
             raise
+
+    def _chain_unhashed(self) -> tuple[int, bytes]:
+        """Chain the records at the journal's end that have no hash (all of a
+        journal written before the chain, or what older code appended since),
+        in one transaction, noting the range in ``chain_migration``; return the
+        chain's head. Records without a hash before a hashed one are left as
+        they are: a verify names them."""
+        db = self._db
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            for table in ("journal", "snapshot"):
+                if "hash" not in {r[1] for r in db.execute(f"PRAGMA table_info({table})")}:
+                    db.execute(f"ALTER TABLE {table} ADD COLUMN hash TEXT")
+            hashed = db.execute(
+                "SELECT seq, hash FROM journal WHERE hash IS NOT NULL ORDER BY seq DESC LIMIT 1"
+            ).fetchone()
+            last, head = (
+                (0, journal_chain.GENESIS)
+                if hashed is None
+                else (int(hashed[0]), journal_chain.as_previous(str(hashed[1])))
+            )
+            first = last + 1
+            while rows := list(self.rows(after=last, limit=CHAIN_BATCH)):
+                updates = []
+                for row in rows:
+                    head = journal_chain.link(head, row.columns, row.messages)
+                    updates.append((head.hex(), row.seq))
+                db.executemany("UPDATE journal SET hash = ? WHERE seq = ?", updates)
+                last = rows[-1].seq
+            if last >= first:
+                at = datetime.now(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
+                db.execute("INSERT INTO chain_migration VALUES (?, ?, ?)", (first, last, at))
+                # A snapshot of these records was taken without their hash (or
+                # with a stale one, by older code): trusted as the records are.
+                db.execute(
+                    "UPDATE snapshot SET hash = (SELECT hash FROM journal WHERE seq = snapshot.seq)"
+                    " WHERE hash IS NULL OR seq >= ?",
+                    (first,),
+                )
+                log.warning(
+                    "journal %s: records %d to %d had no hash: chained now, at %s (a verify "
+                    "will say they were chained at migration, not when written)",
+                    self.path,
+                    first,
+                    last,
+                    at,
+                )
+            db.execute("COMMIT")
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+        return last, head
+
+    def rows(self, after: int = 0, limit: int | None = None) -> Iterator[Row]:
+        """Every record after ``after`` as the chain covers it (journal_chain):
+        its columns as stored, its outbox messages, its stored hash; in seq
+        order, ``limit`` at most. Read in batches, each whole: a reader that
+        must see one instant of the journal runs this in a transaction."""
+        remaining = limit
+        while remaining is None or remaining > 0:
+            batch = CHAIN_BATCH if remaining is None else min(CHAIN_BATCH, remaining)
+            records = self._db.execute(
+                "SELECT seq, table_id, at, source, by, why, kind, body, status, reason, detail,"
+                " hash FROM journal WHERE seq > ? ORDER BY seq LIMIT ?",
+                (after, batch),
+            ).fetchall()
+            if not records:
+                return
+            messages: dict[int, list[tuple[Any, ...]]] = {}
+            for journal_seq, *message in self._db.execute(
+                "SELECT journal_seq, msg_seq, table_id, topic, payload FROM outbox"
+                " WHERE journal_seq > ? AND journal_seq <= ?",
+                (after, records[-1][0]),
+            ):
+                messages.setdefault(journal_seq, []).append(tuple(message))
+            for *columns, stored in records:
+                # In msg_seq order (then table), as docs/journal.md states it.
+                ordered = sorted(messages.get(columns[0], ()))
+                yield Row(tuple(columns), tuple((t, n, tp, p) for n, t, tp, p in ordered), stored)
+            after = records[-1][0]
+            if remaining is not None:
+                remaining -= len(records)
+
+    def orphan_messages(self) -> list[int]:
+        """The records that outbox messages name but the journal no longer holds."""
+        rows = self._db.execute(
+            "SELECT DISTINCT journal_seq FROM outbox WHERE journal_seq NOT IN"
+            " (SELECT seq FROM journal) ORDER BY journal_seq"
+        )
+        return [int(r[0]) for r in rows]
+
+    def chain_migrations(self) -> list[tuple[int, int, str]]:
+        """Each range of records chained at an open rather than when written:
+        (first seq, last seq, when)."""
+        rows = self._db.execute(
+            "SELECT first_seq, last_seq, at FROM chain_migration ORDER BY first_seq"
+        )
+        return [(int(a), int(b), str(at)) for a, b, at in rows]
+
+    def has_chain(self) -> bool:
+        """Whether the journal has its hash column (a journal written before the
+        chain gets it at the writer's next open)."""
+        return "hash" in {r[1] for r in self._db.execute("PRAGMA table_info(journal)")}
+
+    @contextlib.contextmanager
+    def one_instant(self) -> Iterator[None]:
+        """Reads inside see the journal as it stood at one instant, whatever its
+        writer commits meanwhile (WAL): a verify of a running station's journal."""
+        self._db.execute("BEGIN")
+        try:
+            yield
+        finally:
+            self._db.execute("COMMIT")
+
+    def chain_head(self) -> tuple[int, str] | None:
+        """The last record's seq and hash: what a digest publishes."""
+        row = self._db.execute("SELECT seq, hash FROM journal ORDER BY seq DESC LIMIT 1").fetchone()
+        return None if row is None or row[1] is None else (int(row[0]), str(row[1]))
+
+    def record_hash(self, seq: int) -> str | None:
+        """The hash stored with record ``seq``, or None."""
+        row = self._db.execute("SELECT hash FROM journal WHERE seq = ?", (seq,)).fetchone()
+        return None if row is None else row[0]
 
     def close(self) -> None:
         self._db.close()
@@ -195,26 +353,29 @@ class Journal:
         """Write the record and its messages in one transaction, with the answer
         to the request's idempotency key if it had one; return its seq."""
         db = self._db
+        seq = self._last + 1
+        columns = (
+            seq,
+            record.table,
+            record.at,
+            record.source,
+            record.by,
+            record.why,
+            record.kind,
+            _COMPACT.encode(record.body),
+            record.status,
+            record.reason,
+            record.detail,
+        )
+        ordered = sorted((m.msg_seq, m.table, m.topic, m.payload) for m in messages)
+        head = journal_chain.link(self._head, columns, [(t, n, tp, p) for n, t, tp, p in ordered])
         db.execute("BEGIN IMMEDIATE")
         try:
-            cursor = db.execute(
-                "INSERT INTO journal (table_id, at, source, by, why, kind, body, status, reason,"
-                " detail) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (
-                    record.table,
-                    record.at,
-                    record.source,
-                    record.by,
-                    record.why,
-                    record.kind,
-                    json.dumps(record.body, separators=(",", ":")),
-                    record.status,
-                    record.reason,
-                    record.detail,
-                ),
+            db.execute(
+                "INSERT INTO journal (seq, table_id, at, source, by, why, kind, body, status,"
+                " reason, detail, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (*columns, head.hex()),
             )
-            seq = cursor.lastrowid
-            assert seq is not None
             db.executemany(
                 "INSERT INTO outbox (table_id, msg_seq, journal_seq, topic, payload)"
                 " VALUES (?, ?, ?, ?, ?)",
@@ -231,7 +392,7 @@ class Journal:
                         answer.key,
                         answer.fingerprint,
                         seq,
-                        json.dumps(answer.answer, separators=(",", ":")),
+                        _COMPACT.encode(answer.answer),
                         record.at,
                     ),
                 )
@@ -239,6 +400,7 @@ class Journal:
         except BaseException:
             db.execute("ROLLBACK")
             raise
+        self._last, self._head = seq, head
         return seq
 
     def answer(self, table: str, principal: str, key: str, since: str) -> Answer | None:
@@ -299,6 +461,40 @@ class Journal:
         ).fetchone()
         return None if row is None else str(row[0])
 
+    def records_but(
+        self, table: str, types: Collection[str], unless_caused: str
+    ) -> Iterator[Record]:
+        """The table's records in order, but the events of those ``types`` that
+        caused no outbox message of type ``unless_caused``: a reader that needs
+        few kinds of input skips the rest unparsed (``dealer-station integrity``
+        passes over a million records' bets)."""
+        marks = ", ".join("?" * len(types))
+        query = (
+            "SELECT seq, table_id, at, source, by, why, kind, body, status, reason, detail"
+            " FROM journal WHERE table_id = ? AND (kind != 'event' OR"
+            f" json_extract(body, '$.type') NOT IN ({marks}) OR seq IN"
+            " (SELECT journal_seq FROM outbox WHERE table_id = ? AND instr(payload, ?) > 0))"
+            " ORDER BY seq"
+        )
+        args = (table, *types, table, f'"type":"{unless_caused}"')
+        for row in self._db.execute(query, args):
+            seq, table_id, at, source, by, why, kind_, body, status, reason, detail = row
+            yield Record(
+                table_id, at, source, kind_, json.loads(body), status, reason, detail, by, why, seq
+            )
+
+    def messages_of_type(self, table: str, kind: str) -> Iterator[tuple[int, str]]:
+        """The (journal seq, payload) of each of the table's outbox messages of
+        that type, in order: the round events an input caused, for tools that
+        read them beside the records (``dealer-station integrity``)."""
+        rows = self._db.execute(
+            "SELECT journal_seq, payload FROM outbox WHERE table_id = ? AND instr(payload, ?) > 0"
+            " AND json_extract(payload, '$.type') = ? ORDER BY msg_seq",
+            (table, f'"type":"{kind}"', kind),
+        )
+        for seq, payload in rows:
+            yield int(seq), str(payload)
+
     def refused_on_replay(self, table: str) -> set[int]:
         """The seqs of the table's accepted records that a start could not apply
         and journaled as refused: later starts pass over them."""
@@ -353,15 +549,23 @@ class Journal:
         ).fetchone()
         return None if row is None else (int(row[0]), str(row[1]), bytes(row[2]))
 
+    def snapshot_hash(self, table: str) -> str | None:
+        """The hash of the record the table's snapshot folds in, as the
+        snapshot was taken."""
+        row = self._db.execute("SELECT hash FROM snapshot WHERE table_id = ?", (table,)).fetchone()
+        return None if row is None else row[0]
+
     def save_snapshot(self, table: str, seq: int, format: str, state: bytes) -> None:
         # Without an fsync, like the cursor: a snapshot lost to a power cut costs
         # a longer replay at the next start, nothing else. WAL keeps commits in
         # order, so a snapshot that survives names records that survived too.
+        # The hash it folds in is read, not remembered: snapshots are rare.
         self._write_unsynced(
-            "INSERT INTO snapshot (table_id, seq, format, state) VALUES (?, ?, ?, ?)"
+            "INSERT INTO snapshot (table_id, seq, format, state, hash)"
+            " VALUES (?, ?, ?, ?, (SELECT hash FROM journal WHERE seq = ?))"
             " ON CONFLICT (table_id) DO UPDATE SET seq = excluded.seq,"
-            " format = excluded.format, state = excluded.state",
-            (table, seq, format, state),
+            " format = excluded.format, state = excluded.state, hash = excluded.hash",
+            (table, seq, format, state, seq),
         )
 
     def _write_unsynced(self, statement: str, args: tuple[str | int | bytes, ...]) -> None:

@@ -43,3 +43,14 @@ def replay_refused(problems: Sequence[tuple[int, str, str, str]]) -> str:
         f"set aside: {listed}{f'; and {more} more' if more > 0 else ''}. "
         "Pit boss: check the table's last rounds against the journal."
     )
+
+
+def journal_changed(seq: int) -> str:
+    """The restart's alarm when a table's snapshot no longer matches the
+    journal's hash chain at the record it folds in."""
+    return (
+        f"The journal was changed at or before record {seq} after this table's snapshot was "
+        "taken: the record no longer has the hash the snapshot folded in. The table was rebuilt "
+        "from the whole journal as it stands now. Studio engineer: run `dealer-station journal "
+        "verify` against the last published digest before the next round."
+    )

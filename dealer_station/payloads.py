@@ -12,6 +12,7 @@ topic               retained  QoS     payload
 ``round/event``     no        1       ``RoundEvent``: cards, decisions, results, alarms
 ``result``          yes       1       ``RoundEvent`` of the last ``round_settled``
 ``stats``           yes       1       ``Stats``: baccarat roads, roulette statistics
+``journal/digest``  yes       1       ``JournalDigest``: the journal's chain head, daily
 ==================  ========  ======  ===============================================
 
 Every payload carries the schema version ``v`` and the table id. Round events
@@ -91,11 +92,22 @@ class Stats(Payload):
     stats: dict[str, Any]
 
 
+class JournalDigest(Payload):
+    """The head of the station's journal chain (docs/journal.md): kept
+    elsewhere, it proves the journal up to ``seq`` was not rewritten later."""
+
+    studio: str
+    station: str
+    seq: int = Field(description="the journal's last record (every table's) when published")
+    hash: str = Field(description="that record's chain hash, hex SHA-256")
+
+
 PAYLOADS: dict[str, type[Payload]] = {
     "Availability": Availability,
     "RoundEvent": RoundEvent,
     "RoundState": RoundState,
     "Stats": Stats,
+    "JournalDigest": JournalDigest,
 }
 
 
@@ -106,6 +118,7 @@ ROUND_STATE = "round/state"
 ROUND_EVENT = "round/event"
 RESULT = "result"
 STATS = "stats"
+JOURNAL_DIGEST = "journal/digest"
 
 
 def device_topic(device: str) -> str:

@@ -17,7 +17,7 @@ from dealer_station.games.baccarat import BaccaratRound, score
 from dealer_station.games.baccarat import card_value as baccarat_value
 from dealer_station.games.blackjack import BlackjackRound
 from dealer_station.games.blackjack_hand import hand_total
-from dealer_station.games.engine import NextStep, money
+from dealer_station.games.engine import NextStep, StepKind, money
 from dealer_station.games.roulette import RouletteRound
 from dealer_station.games.roulette_layout import colour_of
 from dealer_station.games.table import TableState
@@ -39,22 +39,23 @@ HOLD_TEXT = {
 }
 
 
+# The steps whose words do not depend on where they go.
+STEP_TEXT: dict[StepKind, str] = {
+    "round_open": "OPEN BETS",
+    "bets": "BETS OPEN",
+    "shuffle": "SHUFFLE: CUT CARD OUT",
+    "settled": "ROUND OVER",
+    "insurance": "INSURANCE OFFERED",
+    "wheel": "NO MORE BETS: SPIN",
+}
+
+
 def action_text(step: NextStep, game: str, rnd: object = None, hold: str = "") -> str:
     """The next required action, as the console shows it in large type."""
-    if step.kind == "round_open":
-        return "OPEN BETS"
-    if step.kind == "bets":
-        return "BETS OPEN"
-    if step.kind == "shuffle":
-        return "SHUFFLE: CUT CARD OUT"
+    if step.kind in STEP_TEXT:
+        return STEP_TEXT[step.kind]
     if step.kind == "pit_boss":
         return HOLD_TEXT.get(hold, "CALL PIT BOSS")
-    if step.kind == "settled":
-        return "ROUND OVER"
-    if step.kind == "insurance":
-        return "INSURANCE OFFERED"
-    if step.kind == "wheel":
-        return "NO MORE BETS: SPIN"
     if step.kind == "decision":
         return f"DECISION: {place_text(step)}"
     if step.kind == "card":

@@ -256,7 +256,8 @@ class ShoeBridge:
             assert isinstance(item, Alarm)
             flush = asyncio.get_running_loop().call_later(REFUSALS_WINDOW_S, self._flush_repeats)
             self._repeats = _Repeats(key, item, flush=flush)
-        self.actor.submit(item)
+        # On the loop, from the link's thread: the table takes a card now if it is idle.
+        self.actor.submit(item, at_once=True)
 
     def _flush_repeats(self) -> None:
         """Journal the refusals counted since the first, as one alarm."""

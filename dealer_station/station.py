@@ -23,6 +23,7 @@ from dealer_station.api.server import serve_http
 from dealer_station.config import StationConfig
 from dealer_station.croupier import SelfDrivingCroupier
 from dealer_station.journal import Journal
+from dealer_station.journal_digest import publish_daily
 from dealer_station.mqtt_publisher import TablePublisher
 from dealer_station.payloads import Topics
 from dealer_station.shoe_bridge import ShoeBridge
@@ -108,6 +109,10 @@ class Station:
                     tasks.append(asyncio.create_task(croupier.run(), name=f"croupier {tid}"))
             tasks.append(asyncio.create_task(sdnotify.run_watchdog(), name="watchdog"))
             tasks.append(asyncio.create_task(serve_http(self), name="http"))
+            digests = publish_daily(
+                self.journal, self.publishers, self.config.studio, self.config.station
+            )
+            tasks.append(asyncio.create_task(digests, name="journal digest"))
             sdnotify.ready()
             sdnotify.status(f"{len(self.actors)} tables running")
             log.info("station %s running %s", self.config.station, ", ".join(self.actors))

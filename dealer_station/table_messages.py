@@ -8,6 +8,7 @@ the relative ones.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from datetime import datetime
 
@@ -44,18 +45,46 @@ def round_event(
     at: datetime,
 ) -> OutMessage:
     """The round event ``msg_seq``: its id and bytes are the same however often
-    it is sent (docs/mqtt.md). ``data`` is its fields, without its ``kind``."""
-    payload = RoundEvent(
-        table=table,
-        at=iso(at),
-        id=f"{studio}/{table}/{msg_seq}",
-        seq=msg_seq,
-        round=round_id,
-        type=kind,
-        source=source,
-        data=data,
-    )
-    return OutMessage(table, msg_seq, topic, payload.model_dump_json())
+    it is sent (docs/mqtt.md). ``data`` is its fields, without its ``kind``.
+
+    The station builds every field itself, so a card's event is not validated
+    by `RoundEvent` but written by the standard library's encoder, which for
+    JSON's own types but floats writes the bytes pydantic writes (a float's
+    exponent differs: ``1e-05`` against ``1e-5``). Anything else, a float in
+    a refused request's echo, a Decimal, goes through the model."""
+    fields = {
+        "v": 1,
+        "table": table,
+        "at": iso(at),
+        "id": f"{studio}/{table}/{msg_seq}",
+        "seq": msg_seq,
+        "round": round_id,
+        "type": kind,
+        "source": source,
+        "data": data,
+    }
+    if _plain(data):
+        payload = _JSON.encode(fields)
+    else:
+        payload = RoundEvent.model_validate(fields).model_dump_json()
+    return OutMessage(table, msg_seq, topic, payload)
+
+
+# Compact and UTF-8, as pydantic writes JSON.
+_JSON = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
+
+
+def _plain(value: object) -> bool:
+    """Whether ``value`` holds only strings, ints, booleans, None, lists and
+    string-keyed dicts (their exact types, no subclass such as an enum)."""
+    kind = type(value)
+    if kind is str or kind is int or kind is bool or value is None:
+        return True
+    if isinstance(value, dict):
+        return kind is dict and all(type(k) is str and _plain(v) for k, v in value.items())
+    if isinstance(value, list | tuple):
+        return (kind is list or kind is tuple) and all(_plain(v) for v in value)
+    return False
 
 
 def round_state(

@@ -12,11 +12,12 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass, field
 
-from dealer_station import snapshot
+from dealer_station import journal_chain, snapshot
 from dealer_station.games import table as table_fold
 from dealer_station.games.events import parse_event
 from dealer_station.games.rejection import Rejected
 from dealer_station.journal import REFUSED_ON_REPLAY, Journal, Record
+from dealer_station.operator_advice import journal_changed
 from dealer_station.payloads import DeviceState
 from dealer_station.round_outputs import RoundOutput, parse_outputs
 
@@ -34,21 +35,51 @@ def event_type(record: Record) -> str:
 
 def load_snapshot(
     journal: Journal, table: str, format_: str
-) -> tuple[int, snapshot.TableSnapshot | None]:
-    """The table's snapshot and the record it folds in, if this code wrote it;
-    else (0, None): replay the whole journal."""
+) -> tuple[int, snapshot.TableSnapshot | None, str | None]:
+    """The table's snapshot and the record it folds in, if this code wrote it
+    and that record still has the hash the snapshot was taken at; else (0,
+    None): replay the whole journal. Third, when the hash does not hold, the
+    words of the alarm: the journal up to that record is not the one the table
+    was built from."""
     saved = journal.snapshot(table)
     if saved is None:
-        return 0, None
+        return 0, None, None
     seq, written_as, blob = saved
     if written_as != format_:
         log.info("table %s: the snapshot is from other code: replaying the journal", table)
-        return 0, None
+        return 0, None, None
+    taken_at = journal.snapshot_hash(table)
+    if not _still_holds(journal, seq, taken_at):
+        log.error(
+            "table %s: the snapshot folds in record %d at hash %s, which the journal no longer"
+            " gives: the journal was changed; replaying all of it",
+            table,
+            seq,
+            taken_at,
+        )
+        return 0, None, journal_changed(seq)
     try:
-        return seq, snapshot.loads(blob)
+        return seq, snapshot.loads(blob), None
     except Exception:  # a cache: whatever is wrong with it, the journal holds the truth
         log.exception("table %s: unreadable snapshot: replaying the journal", table)
-        return 0, None
+        return 0, None, None
+
+
+def _still_holds(journal: Journal, seq: int, taken_at: str | None) -> bool:
+    """Whether record ``seq`` still has the hash the snapshot was taken at, and
+    its columns and messages, after its predecessor's hash, still give it."""
+    if taken_at is None or journal.record_hash(seq) != taken_at:
+        return False
+    before = journal.record_hash(seq - 1) if seq > 1 else journal_chain.GENESIS.hex()
+    rows = list(journal.rows(after=seq - 1, limit=1))
+    if before is None or not rows or rows[0].seq != seq:
+        return False
+    row = rows[0]
+    try:
+        given = journal_chain.link(journal_chain.as_previous(before), row.columns, row.messages)
+    except journal_chain.NotCanonical:  # a column holds what the station never writes
+        return False
+    return given.hex() == taken_at
 
 
 @dataclass

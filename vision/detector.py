@@ -19,6 +19,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
+from vision.alarm_latch import AlarmLatch
 from vision.ball import BallFinder, BallSighting, Sightings
 from vision.calibration import Calibration, CalibrationError, calibrate
 from vision.geometry import PolarGrid, polar_grid
@@ -88,7 +89,7 @@ class WheelDetector:
         self._index = -1
         self._buffer: list[tuple[int, float, Frame]] = []
         self._pipe = _pipeline(calibration, self.params) if calibration is not None else None
-        self._wheel_alarms: set[AlarmKind] = set()
+        self._wheel_alarms = AlarmLatch()
         self._ring_lost_since: float | None = None
         self._ball: BallSighting | None = None
 
@@ -152,13 +153,7 @@ class WheelDetector:
     def _wheel_alarm(
         self, kind: AlarmKind, on: bool, detail: str, index: int, t: float
     ) -> list[Observation]:
-        if on == (kind in self._wheel_alarms):
-            return []
-        if on:
-            self._wheel_alarms.add(kind)
-        else:
-            self._wheel_alarms.discard(kind)
-        return [Alarm(kind, on, detail if on else f"{kind.value} cleared", index, t)]
+        return list(self._wheel_alarms.set(kind, on, detail, index, t))
 
     def _calibrate(self, frame: Frame, index: int, t: float) -> list[Observation]:
         p = self.params

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
+from vision.alarm_latch import AlarmLatch
 from vision.observations import Alarm, AlarmKind
 from vision.params import DetectorParams
 
@@ -20,7 +21,7 @@ class CameraHealth:
         self._dark_since: float | None = None
         self._frozen_since: float | None = None
         self._frozen_frames = 0
-        self.active: set[AlarmKind] = set()
+        self._alarms = AlarmLatch()
         self.last_frame_time: float | None = None
         # When idle() was first asked: a camera that never delivered a frame
         # since then is as dead as one that stopped.
@@ -29,19 +30,10 @@ class CameraHealth:
     @property
     def blind(self) -> bool:
         """True while the picture cannot be trusted for tracking."""
-        return bool(self.active & {AlarmKind.TOO_DARK, AlarmKind.FROZEN_FRAMES})
-
-    def _set(self, kind: AlarmKind, on: bool, detail: str, frame: int, t: float) -> list[Alarm]:
-        if on == (kind in self.active):
-            return []
-        if on:
-            self.active.add(kind)
-        else:
-            self.active.discard(kind)
-        return [Alarm(kind, on, detail if on else f"{kind.value} cleared", frame, t)]
+        return bool(self._alarms.active & {AlarmKind.TOO_DARK, AlarmKind.FROZEN_FRAMES})
 
     def frame(self, image: npt.NDArray[np.uint8], index: int, t: float) -> list[Alarm]:
-        out = self._set(AlarmKind.NO_FRAMES, False, "", index, t)
+        out = self._alarms.set(AlarmKind.NO_FRAMES, False, "", index, t)
         self.last_frame_time = t
         sample = image[::16, ::16].astype(np.int16)
         level = float(sample.mean())
@@ -51,7 +43,9 @@ class CameraHealth:
             self._dark_since = None
         dark = self._dark_since is not None and t - self._dark_since >= self.params.dark_seconds
         if dark or level >= self.params.dark_level + 4:
-            out += self._set(AlarmKind.TOO_DARK, dark, f"mean grey level {level:.1f}", index, t)
+            out += self._alarms.set(
+                AlarmKind.TOO_DARK, dark, f"mean grey level {level:.1f}", index, t
+            )
         same = (
             self._previous is not None
             and self._previous.shape == sample.shape
@@ -69,7 +63,7 @@ class CameraHealth:
             and t - self._frozen_since >= self.params.frozen_seconds
         )
         if frozen or not same:
-            out += self._set(
+            out += self._alarms.set(
                 AlarmKind.FROZEN_FRAMES,
                 frozen,
                 f"same picture for {self._frozen_frames} frames",
@@ -90,4 +84,4 @@ class CameraHealth:
         detail = f"no frame for {gap:.1f} s"
         if self.last_frame_time is None:
             detail = f"no frame in the {gap:.1f} s since the camera was opened"
-        return self._set(AlarmKind.NO_FRAMES, True, detail, index, now)
+        return self._alarms.set(AlarmKind.NO_FRAMES, True, detail, index, now)

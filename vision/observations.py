@@ -109,37 +109,29 @@ Observation = SpinResult | NoResult | Alarm | PhaseChange
 
 def as_json(obs: Observation) -> dict[str, Any]:
     if isinstance(obs, SpinResult):
-        return {
-            "type": "result",
-            "schema": SCHEMA,
+        return _line(
+            "result",
             **asdict(obs.facts),
-            "number": obs.number,
-            "colour": obs.colour,
-            "confidence": round(obs.confidence, 3),
-        }
+            number=obs.number,
+            colour=obs.colour,
+            confidence=round(obs.confidence, 3),
+        )
     if isinstance(obs, NoResult):
-        return {
-            "type": "no_result",
-            "schema": SCHEMA,
-            **asdict(obs.facts),
-            "reason": obs.reason.value,
-            "detail": obs.detail,
-        }
+        return _line("no_result", **asdict(obs.facts), reason=obs.reason.value, detail=obs.detail)
     if isinstance(obs, Alarm):
-        return {
-            "type": "alarm",
-            "schema": SCHEMA,
-            "alarm": obs.kind.value,
-            "active": obs.active,
-            "detail": obs.detail,
-            "frame": obs.frame,
-            "time": round(obs.time, 4),
-        }
-    return {
-        "type": "phase",
-        "schema": SCHEMA,
-        "spin": obs.spin,
-        "phase": obs.phase.value,
-        "frame": obs.frame,
-        "time": round(obs.time, 4),
-    }
+        return _line(
+            "alarm",
+            alarm=obs.kind.value,
+            active=obs.active,
+            detail=obs.detail,
+            frame=obs.frame,
+            time=round(obs.time, 4),
+        )
+    return _line(
+        "phase", spin=obs.spin, phase=obs.phase.value, frame=obs.frame, time=round(obs.time, 4)
+    )
+
+
+def _line(kind: str, **fields: Any) -> dict[str, Any]:
+    """Every line of the contract starts with its type and the schema's version."""
+    return {"type": kind, "schema": SCHEMA, **fields}

@@ -48,6 +48,15 @@ def _type_args(kind: str) -> tuple[str, str]:
     return (f'"type":"{kind}"', kind)
 
 
+def _opening_of(db: sqlite3.Connection, table: str, round_id: str) -> Any:
+    """The latest ``round_opened`` of that round id, or None: how a round is found."""
+    return db.execute(
+        f"SELECT msg_seq, journal_seq, payload FROM outbox WHERE table_id = ? AND {_OF_TYPE}"
+        " AND json_extract(payload, '$.round') = ? ORDER BY msg_seq DESC LIMIT 1",
+        (table, *_type_args("round_opened"), round_id),
+    ).fetchone()
+
+
 def _end_of(db: sqlite3.Connection, table: str, round_id: str, after: int) -> Any:
     return db.execute(
         "SELECT msg_seq, journal_seq, payload FROM outbox WHERE table_id = ? AND msg_seq > ?"
@@ -86,11 +95,7 @@ def list_rounds(path: Path, table: str, limit: int, before: int | None) -> Round
 
 def round_history(path: Path, table: str, round_id: str) -> RoundHistory | None:
     with _reader(path) as db:
-        start = db.execute(
-            f"SELECT msg_seq, journal_seq, payload FROM outbox WHERE table_id = ? AND {_OF_TYPE}"
-            " AND json_extract(payload, '$.round') = ? ORDER BY msg_seq DESC LIMIT 1",
-            (table, *_type_args("round_opened"), round_id),
-        ).fetchone()
+        start = _opening_of(db, table, round_id)
         if start is None:
             return None
         first_msg, first_seq, payload = start
@@ -160,12 +165,7 @@ def _as_published(
 
 def round_exists(path: Path, table: str, round_id: str) -> bool:
     with _reader(path) as db:
-        row = db.execute(
-            f"SELECT 1 FROM outbox WHERE table_id = ? AND {_OF_TYPE}"
-            " AND json_extract(payload, '$.round') = ? LIMIT 1",
-            (table, *_type_args("round_opened"), round_id),
-        ).fetchone()
-    return row is not None
+        return _opening_of(db, table, round_id) is not None
 
 
 def current_round_start(path: Path, table: str) -> int:

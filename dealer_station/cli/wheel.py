@@ -90,7 +90,7 @@ def _detect(args: argparse.Namespace) -> int:
     from drivers.camera import CameraSource, CameraUnavailable
     from vision.calibration import Calibration
     from vision.detector import WheelDetector
-    from vision.observations import SCHEMA, PhaseChange, as_json
+    from vision.observations import Alarm, AlarmKind, PhaseChange, as_json
     from vision.params import DetectorParams
 
     calibration = Calibration.load(args.calibration) if args.calibration else None
@@ -105,30 +105,10 @@ def _detect(args: argparse.Namespace) -> int:
                 if args.phases or not isinstance(obs, PhaseChange):
                     _emit(as_json(obs))
     except CameraUnavailable as e:
-        _emit(
-            {
-                "type": "alarm",
-                "schema": SCHEMA,
-                "alarm": "no_frames",
-                "active": True,
-                "detail": str(e),
-                "frame": -1,
-                "time": 0.0,
-            }
-        )
+        _emit(as_json(Alarm(AlarmKind.NO_FRAMES, True, str(e), -1, 0.0)))
         return 1
     if frames == 0:
-        _emit(
-            {
-                "type": "alarm",
-                "schema": SCHEMA,
-                "alarm": "no_frames",
-                "active": True,
-                "detail": "the video has no frames",
-                "frame": -1,
-                "time": 0.0,
-            }
-        )
+        _emit(as_json(Alarm(AlarmKind.NO_FRAMES, True, "the video has no frames", -1, 0.0)))
         return 1
     for obs in detector.finish(last_t):
         _emit(as_json(obs))

@@ -15,6 +15,7 @@ and a king are no pair) and are counted from the ranks.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Final
@@ -56,6 +57,52 @@ class BaccaratCounts:
         return self.player + self.banker + self.tie
 
 
+@dataclass(slots=True)
+class _Tally:
+    """The weighted sequences of each result, as the enumeration finds them."""
+
+    player: int = 0
+    banker: int = 0
+    tie: int = 0
+
+    def both_stand(self, player_total: int, banker_total: int, weight: int) -> None:
+        if player_total > banker_total:
+            self.player += weight
+        elif banker_total > player_total:
+            self.banker += weight
+        else:
+            self.tie += weight
+
+    def banker_draws(
+        self, c: list[int], left: int, player_total: int, banker_total: int, weight: int
+    ) -> None:
+        """Banker draws one of the ``left`` cards of ``c`` against Player's final total."""
+        ties = c[(player_total - banker_total) % 10]
+        wins = sum(c[(v - banker_total) % 10] for v in range(player_total + 1, 10))
+        self.tie += weight * ties
+        self.banker += weight * wins
+        self.player += weight * (left - ties - wins)
+
+
+def _first_two(c: list[int], weight: int) -> Iterator[tuple[int, int]]:
+    """A side's first two cards: each pair of values, once for both orders, as
+    (the side's total, ``weight`` times the ways to draw them from ``c``). The
+    two cards are out of ``c`` while the caller looks at them."""
+    for first in range(10):
+        w1 = weight * c[first]
+        if not w1:
+            continue
+        c[first] -= 1
+        for second in range(first, 10):
+            w2 = w1 * c[second] * (1 if first == second else 2)
+            if not w2:
+                continue
+            c[second] -= 1
+            yield (first + second) % 10, w2
+            c[second] += 1
+        c[first] += 1
+
+
 def count_outcomes(decks: int) -> BaccaratCounts:
     if decks < 1:
         raise ValueError("a shoe holds at least one deck")
@@ -64,81 +111,36 @@ def count_outcomes(decks: int) -> BaccaratCounts:
     c[0] = 16 * decks
     behind_four = falling(shoe - 4, SIX_CARDS - 4)
     behind_five = shoe - 5
-    player = banker = tie = 0
+    tally = _Tally()
 
-    for p1 in range(10):
-        w1 = c[p1]
-        c[p1] -= 1
-        for p2 in range(p1, 10):
-            w2 = w1 * c[p2] * (1 if p1 == p2 else 2)
-            if not w2:
-                continue
-            c[p2] -= 1
-            player_total = (p1 + p2) % 10
-            for b1 in range(10):
-                w3 = w2 * c[b1]
-                if not w3:
-                    continue
-                c[b1] -= 1
-                for b2 in range(b1, 10):
-                    weight = w3 * c[b2] * (1 if b1 == b2 else 2)
-                    if not weight:
+    for player_total, ways in _first_two(c, 1):
+        for banker_total, weight in _first_two(c, ways):
+            if (
+                player_total >= NATURAL_FROM
+                or banker_total >= NATURAL_FROM
+                or (player_total >= STANDS_FROM and banker_total >= STANDS_FROM)
+            ):
+                tally.both_stand(player_total, banker_total, weight * behind_four)
+            elif player_total >= STANDS_FROM:
+                # Player stands, Banker draws one of the shoe - 4 cards left.
+                tally.banker_draws(c, shoe - 4, player_total, banker_total, weight * behind_five)
+            else:
+                draws_on = BANKER_DRAWS_ON[banker_total]
+                for p3 in range(10):
+                    n3 = c[p3]
+                    if not n3:
                         continue
-                    c[b2] -= 1
-                    banker_total = (b1 + b2) % 10
-
-                    if (
-                        player_total >= NATURAL_FROM
-                        or banker_total >= NATURAL_FROM
-                        or (player_total >= STANDS_FROM and banker_total >= STANDS_FROM)
-                    ):
-                        weight *= behind_four
-                        if player_total > banker_total:
-                            player += weight
-                        elif banker_total > player_total:
-                            banker += weight
-                        else:
-                            tie += weight
-                    elif player_total >= STANDS_FROM:
-                        # Player stands, Banker draws one of the shoe - 4 cards left.
-                        ties = c[(player_total - banker_total) % 10]
-                        wins = sum(c[(v - banker_total) % 10] for v in range(player_total + 1, 10))
-                        weight *= behind_five
-                        tie += weight * ties
-                        banker += weight * wins
-                        player += weight * (shoe - 4 - ties - wins)
+                    final = (player_total + p3) % 10
+                    if p3 in draws_on:
+                        c[p3] -= 1
+                        tally.banker_draws(c, shoe - 5, final, banker_total, weight * n3)
+                        c[p3] += 1
                     else:
-                        draws_on = BANKER_DRAWS_ON[banker_total]
-                        for p3 in range(10):
-                            n3 = c[p3]
-                            if not n3:
-                                continue
-                            final = (player_total + p3) % 10
-                            w5 = weight * n3
-                            if p3 in draws_on:
-                                c[p3] -= 1
-                                ties = c[(final - banker_total) % 10]
-                                wins = sum(c[(v - banker_total) % 10] for v in range(final + 1, 10))
-                                c[p3] += 1
-                                tie += w5 * ties
-                                banker += w5 * wins
-                                player += w5 * (shoe - 5 - ties - wins)
-                            else:
-                                w5 *= behind_five
-                                if final > banker_total:
-                                    player += w5
-                                elif banker_total > final:
-                                    banker += w5
-                                else:
-                                    tie += w5
-                    c[b2] += 1
-                c[b1] += 1
-            c[p2] += 1
-        c[p1] += 1
+                        tally.both_stand(final, banker_total, weight * n3 * behind_five)
 
     per_rank = 4 * decks
     pairs = len(RANKS) * per_rank * (per_rank - 1) * falling(shoe - 2, SIX_CARDS - 2)
-    return BaccaratCounts(decks, player, banker, tie, pairs, pairs)
+    return BaccaratCounts(decks, tally.player, tally.banker, tally.tie, pairs, pairs)
 
 
 BETS: Final = ("banker", "player", "tie", "player_pair", "banker_pair")

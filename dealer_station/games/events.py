@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import MISSING, dataclass, fields
 from decimal import Decimal, InvalidOperation
-from typing import Any, Final
+from typing import Any, Final, get_args
 
 from dealer_station.games.cards import Card, CardError, parse_card
 from dealer_station.games.rejection import Rejected
@@ -188,29 +188,8 @@ Event = (
     | ChangeDealer
 )
 
-EVENT_TYPES: Final[dict[str, type[Any]]] = {
-    cls.type: cls
-    for cls in (
-        SelectTable,
-        NewShoe,
-        Shuffle,
-        OpenRound,
-        PlaceBet,
-        CancelBet,
-        CloseBets,
-        DealCard,
-        CardUnread,
-        ManualCard,
-        HoldRound,
-        ReleaseHold,
-        BurnCard,
-        Decision,
-        CloseInsurance,
-        WheelResult,
-        VoidRound,
-        ChangeDealer,
-    )
-}
+# Every kind of the Event union by its ``type``: the union is the one list of events.
+EVENT_TYPES: Final[dict[str, type[Any]]] = {cls.type: cls for cls in get_args(Event)}
 
 # Keys the journal adds around an event (who sent it, when); replay ignores them.
 ENVELOPE_KEYS: Final = frozenset({"v", "type", "source", "at", "id", "confidence", "by", "why"})

@@ -7,29 +7,21 @@ report.
 
 from __future__ import annotations
 
-import tempfile
 import time
 from pathlib import Path
-from types import TracebackType
-from typing import Self
 
 from drivers.shoe.events import CardDrawn, CardUnread, ShoeAlarm, ShoeEvent
-from drivers.shoe.pty_port import PtyPort
+from drivers.shoe.pty_simulator import PtySimulator
 from drivers.shoe.shuffled_shoe import shuffled_shoe
 
 
-class BeeTekShoeSimulator:
+class BeeTekShoeSimulator(PtySimulator):
     def __init__(self, *, decks: int = 8, seed: int | None = None,
                  link_path: Path | None = None) -> None:
-        self._tmpdir: tempfile.TemporaryDirectory[str] | None = None
-        if link_path is None:
-            self._tmpdir = tempfile.TemporaryDirectory(prefix="beetek-sim-")
-            link_path = Path(self._tmpdir.name) / "dealer-shoe"
-        self.port = str(link_path)
+        super().__init__(link_path, "beetek-sim-")
         self.cards_left = shuffled_shoe(decks, seed)
         self.sent: list[ShoeEvent] = []
         self.line_log = bytearray()
-        self._pty = PtyPort(link_path)
         self._pty.open()
 
     def draw(self, count: int = 1, *, burn: bool = False) -> list[str]:
@@ -89,19 +81,7 @@ class BeeTekShoeSimulator:
 
     def close(self) -> None:
         self._pty.close()
-        if self._tmpdir is not None:
-            self._tmpdir.cleanup()
-
-    def __enter__(self) -> Self:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.close()
+        super().close()
 
     def _line(self, text: str) -> None:
         self.write_raw(text.encode("ascii") + b"\r\n")

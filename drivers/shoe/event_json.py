@@ -3,23 +3,14 @@
 from __future__ import annotations
 
 import dataclasses
-from typing import Any
+from typing import Any, get_args
 
 from drivers.shoe.errors import ShoeError
-from drivers.shoe.events import (
-    CardDrawn,
-    CardUnread,
-    ShoeAlarm,
-    ShoeEvent,
-    ShoeOffline,
-    ShoeOnline,
-    ShoeState,
-)
+from drivers.shoe.events import ShoeEvent
 
-EVENT_TYPES: dict[str, type[ShoeEvent]] = {
-    cls.__name__: cls
-    for cls in (CardDrawn, CardUnread, ShoeState, ShoeOnline, ShoeOffline, ShoeAlarm)
-}
+# Every kind of the ShoeEvent union, by class name: a new kind is read and written
+# here as soon as events.py adds it to the union.
+EVENT_TYPES: dict[str, type[ShoeEvent]] = {cls.__name__: cls for cls in get_args(ShoeEvent)}
 
 
 class BadEventJson(ShoeError, ValueError):

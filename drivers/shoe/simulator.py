@@ -14,21 +14,18 @@ from __future__ import annotations
 import os
 import secrets
 import select
-import tempfile
 import threading
 import time
 from collections import deque
 from collections.abc import Callable
 from pathlib import Path
-from types import TracebackType
-from typing import Self
 
 import firmware_proto as fp
 from drivers.shoe.errors import ShoeError
 from drivers.shoe.events import CardDrawn, CardUnread, ShoeAlarm, ShoeEvent, ShoeState
 from drivers.shoe.framed_session import SHOE_STATE_NAMES
 from drivers.shoe.line_faults import LineFaults
-from drivers.shoe.pty_port import PtyPort
+from drivers.shoe.pty_simulator import PtySimulator
 from drivers.shoe.shuffled_shoe import shuffled_shoe
 
 POLL_S = 0.005
@@ -38,7 +35,7 @@ class ShoeEmpty(ShoeError):
     pass
 
 
-class FramedShoeSimulator:
+class FramedShoeSimulator(PtySimulator):
     def __init__(
         self,
         *,
@@ -55,11 +52,7 @@ class FramedShoeSimulator:
         station_faults: LineFaults | None = None,
         on_card_written: Callable[[float], None] | None = None,
     ) -> None:
-        self._tmpdir: tempfile.TemporaryDirectory[str] | None = None
-        if link_path is None:
-            self._tmpdir = tempfile.TemporaryDirectory(prefix="shoe-sim-")
-            link_path = Path(self._tmpdir.name) / "dealer-shoe"
-        self.port = str(link_path)
+        super().__init__(link_path, "shoe-sim-")
         self.decks = decks
         self.seed = seed
         self.cut_card_at = cut_card_at
@@ -83,7 +76,6 @@ class FramedShoeSimulator:
         self.cards_left = shuffled_shoe(decks, seed)
         self._index = 0
         self.insertion = 1
-        self._pty = PtyPort(link_path)
         self._sender = fp.ReliableSender(window=window, retransmit_after=retransmit_after)
         self._backlog: deque[fp.Message] = deque()
         self._decoder = fp.FrameDecoder()
@@ -223,19 +215,7 @@ class FramedShoeSimulator:
             self._pty.close()
         os.close(self._wake_r)
         os.close(self._wake_w)
-        if self._tmpdir is not None:
-            self._tmpdir.cleanup()
-
-    def __enter__(self) -> Self:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.close()
+        super().close()
 
     # -- the firmware -------------------------------------------------------
 

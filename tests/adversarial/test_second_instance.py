@@ -23,6 +23,7 @@ from pathlib import Path
 
 import pytest
 from support.broker import Broker
+from support.dealing import croupier_hand
 
 from drivers.shoe.events import CardDrawn
 from drivers.shoe.simulator import FramedShoeSimulator
@@ -75,14 +76,8 @@ def test_a_second_station_is_refused_and_the_first_keeps_every_card(
         command = [sys.executable, "-m", "dealer_station", "run", "--config", str(config)]
         stop = threading.Event()
 
-        def deal() -> None:  # the croupier's hand: a card whenever the light is green
-            while not stop.is_set():
-                if sim.indicator == Indicator.GREEN:
-                    sim.draw()
-                time.sleep(0.03)
-
         first = subprocess.Popen(command, stderr=(tmp_path / "first.log").open("wb"))
-        dealer = threading.Thread(target=deal, daemon=True)
+        dealer = threading.Thread(target=croupier_hand, args=(sim, stop), daemon=True)
         dealer.start()
         try:
             _wait("two rounds", lambda: journal.exists() and sum(_settled(journal).values()) >= 2)

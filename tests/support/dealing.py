@@ -1,5 +1,5 @@
 """A self-driving baccarat table dealt from a framed shoe simulator on a real
-PTY: a hand draws a card whenever the shoe's light is green, every 30 ms."""
+PTY, by a croupier's hand that draws a card whenever the shoe's light is green."""
 
 from __future__ import annotations
 
@@ -16,20 +16,27 @@ from drivers.shoe.simulator import FramedShoeSimulator
 from firmware_proto import Indicator
 
 
+def croupier_hand(sim: FramedShoeSimulator, stop: threading.Event) -> None:
+    """Draw a card when the light is green, never sooner than 50 ms after the
+    last card was taken (acknowledged), until ``stop``. The light that says "no
+    more" follows that acknowledgement: a hand faster than it would draw a card
+    the table rightly refuses."""
+    while not stop.is_set():
+        if sim.all_acknowledged():
+            time.sleep(0.05)
+            if sim.indicator == Indicator.GREEN:
+                sim.draw()
+                continue
+        time.sleep(0.01)
+
+
 @contextmanager
 def dealt_baccarat(journal: Path, broker_port: int) -> Iterator[StationConfig]:
     """The config of a station with that table ("bac"), its shoe being dealt
     until the block ends."""
     stop = threading.Event()
     with FramedShoeSimulator(decks=8, seed=5) as sim:
-
-        def deal() -> None:
-            while not stop.is_set():
-                if sim.indicator == Indicator.GREEN:
-                    sim.draw()
-                time.sleep(0.03)
-
-        dealer = threading.Thread(target=deal, daemon=True)
+        dealer = threading.Thread(target=croupier_hand, args=(sim, stop), daemon=True)
         dealer.start()
         try:
             yield config_for(

@@ -8,7 +8,7 @@ zero sits at rotor angle 0.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 
 import numpy as np
@@ -175,6 +175,7 @@ def random_motion(
     # Hops in the rotor frame: the ball keeps some of its speed relative to the rotor.
     start = drop_time + fall_duration
     rotor_phase0 = float(rng.uniform(0, 2 * math.pi))
+    # The spin up to the fall; its hops, rest and length follow from where it falls.
     partial = SpinMotion(
         scenario,
         rotor_phase0,
@@ -218,24 +219,10 @@ def random_motion(
     settle = float(rng.uniform(0.15, 0.35))
     rest_time = start + settle
     duration = leave_time + 2.0 if scenario is Scenario.BALL_LEFT_WHEEL else rest_time + tail
-    return SpinMotion(
-        scenario,
-        rotor_phase0,
-        rotor_dir,
-        rotor_rps,
-        partial.rotor_decel,
-        ball_dir,
-        launch_time,
-        partial.launch_angle,
-        ball_rps0,
-        ball_decel,
-        drop_rps,
-        track_radius,
-        pocket_radius,
-        fall_duration,
-        tuple(hops),
-        settle,
-        rest_time if scenario is not Scenario.BALL_LEFT_WHEEL else math.inf,
-        leave_time,
-        duration,
+    return replace(
+        partial,
+        hops=tuple(hops),
+        settle_duration=settle,
+        rest_time=rest_time if scenario is not Scenario.BALL_LEFT_WHEEL else math.inf,
+        duration=duration,
     )

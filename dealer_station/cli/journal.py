@@ -1,0 +1,247 @@
+"""``dealer-station journal verify|digest|export``: the journal for a regulator.
+
+Every subcommand opens the journal read-only (no lock, no write): it works on a
+copy and beside a running station alike (docs/journal.md).
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import re
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from dealer_station.journal import Journal
+    from dealer_station.journal_chain import Digest
+
+HEAD = re.compile(r"^(\d+):([0-9a-f]{64})$")
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "journal",
+        help="verify the journal's hash chain, print its digest, export a table's events",
+        description="Read a station's journal (read-only: safe while the station runs).",
+    )
+    commands = parser.add_subparsers(dest="journal_command", metavar="SUBCOMMAND", required=True)
+
+    verify = commands.add_parser(
+        "verify",
+        help="recompute the hash chain and name the first record that does not match",
+        description="Recompute the journal's hash chain (docs/journal.md). Exit 0 if it is whole "
+        "(and matches every digest given), 1 if not, 2 on a usage error.",
+    )
+    verify.add_argument(
+        "--db", required=True, type=Path, metavar="JOURNAL", help="the journal (SQLite file)"
+    )
+    given = verify.add_mutually_exclusive_group()
+    given.add_argument(
+        "--digest",
+        type=Path,
+        metavar="FILE",
+        help="a file of published digests (JSON, one per line, as the journal/digest topic "
+        "carries them): the journal up to each must be the one published",
+    )
+    given.add_argument("--head", metavar="SEQ:HASH", help="one published digest")
+    verify.set_defaults(handler=run_verify)
+
+    digest = commands.add_parser(
+        "digest",
+        help="print the chain head as the station publishes it (JSON)",
+        description="Print the journal's chain head {seq, hash, at, studio, station} as JSON, "
+        "the payload of the journal/digest topic.",
+    )
+    digest.add_argument("--db", required=True, type=Path, metavar="JOURNAL")
+    digest.add_argument("--studio", default="", help="the studio's name, for the record")
+    digest.add_argument("--station", default="", help="the station's name, for the record")
+    digest.set_defaults(handler=run_digest)
+
+    export = commands.add_parser(
+        "export",
+        help="write a table's events as the JSON lines `replay` reads",
+        description="Write the table's game events, accepted and refused, as journaled and in "
+        "order, one JSON line each: the input of `dealer-station replay`.",
+    )
+    export.add_argument("--db", required=True, type=Path, metavar="JOURNAL")
+    export.add_argument("--table", required=True)
+    add_selection(export)
+    export.set_defaults(handler=run_export)
+
+
+def add_selection(parser: argparse.ArgumentParser) -> None:
+    """--round or --since: the records of one round, or since a date."""
+    which = parser.add_mutually_exclusive_group()
+    which.add_argument("--round", help="only the records of this round (its id)")
+    which.add_argument(
+        "--since", help="only the records at or after this UTC date or time (2026-12-01)"
+    )
+
+
+def open_read_only(path: Path, command: str) -> Journal | None:
+    """The journal read-only, or None having said why (a usage error)."""
+    import sqlite3
+
+    from dealer_station.journal import Journal
+
+    if not path.is_file():
+        print(f"dealer-station {command}: {path}: no such file", file=sys.stderr)
+        return None
+    try:
+        journal = Journal(path, read_only=True)
+        journal.tables()
+    except sqlite3.DatabaseError as exc:
+        print(f"dealer-station {command}: {path}: not a journal ({exc})", file=sys.stderr)
+        return None
+    return journal
+
+
+def _digests(args: argparse.Namespace) -> list[Digest] | None:
+    from dealer_station.journal_chain import Digest
+
+    if args.head is not None:
+        match = HEAD.match(args.head)
+        if match is None:
+            print(
+                "dealer-station journal verify: --head is SEQ:HASH (hex SHA-256)", file=sys.stderr
+            )
+            return None
+        return [Digest(int(match[1]), match[2])]
+    if args.digest is None:
+        return []
+    try:
+        text = args.digest.read_text(encoding="utf-8")
+        found = []
+        for line in text.splitlines():
+            if line.strip():
+                obj = json.loads(line)
+                found.append(Digest(int(obj["seq"]), str(obj["hash"]), str(obj.get("at", ""))))
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        print(f"dealer-station journal verify: {args.digest}: {exc}", file=sys.stderr)
+        return None
+    if not found:
+        print(f"dealer-station journal verify: {args.digest}: no digest in it", file=sys.stderr)
+        return None
+    return found
+
+
+def run_verify(args: argparse.Namespace) -> int:
+    from dealer_station.journal_chain import walk
+
+    digests = _digests(args)
+    if digests is None:
+        return 2
+    journal = open_read_only(args.db, "journal verify")
+    if journal is None:
+        return 2
+    out: list[str] = []
+    whole = True
+    with contextlib.closing(journal):
+        if not journal.has_chain():
+            print(
+                f"journal {args.db}: NOT CHAINED: written before the hash chain; the station "
+                "chains it at its next start (docs/journal.md, Migration)"
+            )
+            return 1
+        with journal.one_instant():
+            found = walk(journal.rows(), digests)
+            migrations = journal.chain_migrations()
+            orphans = journal.orphan_messages()
+    if found.head is None and found.broken is None:
+        out.append("the journal is empty")
+    if found.broken is not None:
+        whole = False
+        out.append(f"BROKEN at record {found.broken.seq} ({found.broken.what}): {found.broken.why}")
+        out.append(
+            f"the chain holds from the start to record {found.head.seq if found.head else 0}"
+        )
+    elif found.head is not None:
+        out.append(
+            f"the chain holds: {found.records} records, head {found.head.seq}:{found.head.hash}"
+        )
+    for number, (first, last, at) in enumerate(migrations):
+        text = (
+            f"records {first} to {last} were chained at {at}, when the journal was opened by "
+            "code that chains, not when they were written"
+        )
+        if number == 0 and first == 1:
+            out.append(f"migration: {text} (the journal was written before the chain)")
+        else:
+            whole = False
+            out.append(
+                f"NOT CHAINED WHEN WRITTEN: {text}, after records that were: written by code "
+                "that does not chain (a downgrade), or their hashes erased"
+            )
+    if orphans:
+        whole = False
+        listed = ", ".join(str(seq) for seq in orphans[:10])
+        out.append(
+            f"DELETED: the outbox holds messages of record(s) {listed}"
+            f"{' and more' if len(orphans) > 10 else ''} that the journal no longer has"
+        )
+    for published in digests:
+        when = f" (published {published.at})" if published.at else ""
+        label = f"digest {published.seq}:{published.hash}{when}"
+        seen = found.digests_seen.get(published.seq)
+        if seen == published.hash:
+            out.append(
+                f"{label}: matches: the journal up to record {published.seq} is the one published"
+            )
+            continue
+        whole = False
+        if seen is not None:
+            out.append(
+                f"DIGEST MISMATCH: {label}: record {published.seq} has hash {seen}: the journal "
+                f"up to record {published.seq} is not the one published (rewritten from some "
+                "record on, its chain recomputed)"
+            )
+        elif found.broken is not None and published.seq >= found.broken.seq:
+            out.append(f"{label}: cannot be checked: the chain breaks before it")
+        else:
+            last = found.head.seq if found.head else 0
+            out.append(
+                f"DIGEST MISMATCH: {label}: the journal ends at record {last}, before the "
+                "digest's record: records deleted from its end"
+            )
+    print(f"journal {args.db}: {'WHOLE' if whole else 'NOT WHOLE'}")
+    for line in out:
+        print(f"  {line}")
+    return 0 if whole else 1
+
+
+def run_digest(args: argparse.Namespace) -> int:
+    from dealer_station.clock import utc_now
+    from dealer_station.journal_digest import digest
+
+    journal = open_read_only(args.db, "journal digest")
+    if journal is None:
+        return 2
+    with contextlib.closing(journal):
+        if not journal.has_chain():
+            print(f"dealer-station journal digest: {args.db}: not chained yet", file=sys.stderr)
+            return 1
+        head = digest(journal, args.studio, args.station, "", utc_now())
+    print(head.model_dump_json())
+    return 0
+
+
+def run_export(args: argparse.Namespace) -> int:
+    from dealer_station.journal_export import Selection, lines
+
+    journal = open_read_only(args.db, "journal export")
+    if journal is None:
+        return 2
+    with contextlib.closing(journal), journal.one_instant():
+        if args.table not in journal.tables():
+            print(
+                f"dealer-station journal export: no table {args.table!r} in {args.db}",
+                file=sys.stderr,
+            )
+            return 2
+        for line, taken in lines(journal, args.table, Selection(args.round, args.since)):
+            if taken:
+                sys.stdout.write(line + "\n")
+    return 0
