@@ -291,6 +291,11 @@ class TableConfig(Strict):
         description="A robot plays croupier and players (never the shoe or the wheel): the "
         "demo, and a burn-in of new hardware before it goes live.",
     )
+    require_dealer: bool = Field(
+        False,
+        description="Open no round while no dealer is signed on at the table's console "
+        "(docs/api.md, \"A dealer at the console\").",
+    )
 
     @field_validator("variant")
     @classmethod
@@ -409,6 +414,21 @@ class TokenConfig(Strict):
         pattern=r"^[0-9a-f]{64}$",
         description="The token's SHA-256, in hex (dealer-station auth hash-token).",
     )
+    table: Identifier | None = Field(
+        None,
+        description="The table whose console holds this croupier token: it signs dealers on "
+        "only there. Absent: at any table.",
+    )
+
+
+PinScrypt = Annotated[
+    str,
+    Field(
+        pattern=r"^scrypt\$[0-9]+\$[0-9]+\$[0-9]+\$[0-9a-f]{32,}\$[0-9a-f]{64}$",
+        description="The scrypt hash of the PIN, scrypt$<n>$<r>$<p>$<salt hex>$<key hex> "
+        "(dealer-station auth hash-pin).",
+    ),
+]
 
 
 class PitBossConfig(Strict):
@@ -417,11 +437,24 @@ class PitBossConfig(Strict):
     name: PersonName = Field(
         description="The pit boss's name, as the console lists it and the journal records it."
     )
-    pin_scrypt: str = Field(
-        pattern=r"^scrypt\$[0-9]+\$[0-9]+\$[0-9]+\$[0-9a-f]{32,}\$[0-9a-f]{64}$",
-        description="The scrypt hash of the PIN, scrypt$<n>$<r>$<p>$<salt hex>$<key hex> "
-        "(dealer-station auth hash-pin).",
+    pin_scrypt: PinScrypt
+
+
+class DealerConfig(Strict):
+    """A croupier who signs on at a table's console (``dealer-station auth hash-pin
+    --dealer``)."""
+
+    name: PersonName = Field(description="The name the console lists for the sign-on.")
+    display_name: PersonName | None = Field(
+        None,
+        description="What the table shows (the overlay) and the journal records of each "
+        "round; absent: the name.",
     )
+    pin_scrypt: PinScrypt
+
+    @property
+    def shown(self) -> str:
+        return self.display_name or self.name
 
 
 class AuthConfig(Strict):
@@ -431,6 +464,9 @@ class AuthConfig(Strict):
     pit_bosses: list[PitBossConfig] = Field(
         [], description="The pit bosses who may sign in at a console with their PIN."
     )
+    dealers: list[DealerConfig] = Field(
+        [], description="The croupiers who sign on at a table's console with their PIN."
+    )
 
     @model_validator(mode="after")
     def _unique(self) -> AuthConfig:
@@ -438,6 +474,9 @@ class AuthConfig(Strict):
             ("token name", [t.name for t in self.tokens]),
             ("token", [t.sha256 for t in self.tokens]),
             ("pit boss", [b.name for b in self.pit_bosses]),
+            ("dealer", [d.name for d in self.dealers]),
+            # Each round records its dealer by the name shown: one person each.
+            ("dealer display name", [d.shown for d in self.dealers]),
         ):
             twice = sorted({v for v in values if values.count(v) > 1})
             if twice:
@@ -493,6 +532,14 @@ class StationConfig(Strict):
         if duplicates:
             raise ValueError(f"table id {duplicates[0]!r} is used twice")
         return tables
+
+    @model_validator(mode="after")
+    def _consoles_at_tables(self) -> StationConfig:
+        tables = {t.id for t in self.tables}
+        for token in self.auth.tokens:
+            if token.table is not None and token.table not in tables:
+                raise ValueError(f"token {token.name!r} names no table of this station")
+        return self
 
 
 class ConfigError(ValueError):

@@ -75,6 +75,16 @@ class RoundState(Payload):
     alarms: list[dict[str, Any]] = Field(
         default_factory=list, description="alarms a person must act on: code, message, at"
     )
+    dealer: str | None = Field(
+        None,
+        description="the display name of who deals: the round's dealer while a round is in "
+        "play, else the one signed on; null: no dealer signed on",
+    )
+    dealer_next: dict[str, str | None] | None = Field(
+        None,
+        description='a dealer change made during the round, for the next round: {"dealer": '
+        "display name, or null for a sign-off}; null: none",
+    )
 
 
 class Stats(Payload):

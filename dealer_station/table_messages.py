@@ -117,6 +117,8 @@ def round_state(
         shoe=view.get("shoe"),
         view=view.get("table"),
         alarms=[a.to_json() for a in alarms],
+        dealer=state.dealing,
+        dealer_next={"dealer": state.dealer} if state.dealer_pending else None,
     )
 
 

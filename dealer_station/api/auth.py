@@ -30,6 +30,12 @@ A guess is counted before its PIN is checked: a check runs only while the wrong
 PINs counted plus the checks in flight are under every limit, so any number of
 concurrent guesses gets no more checks than the smallest limit. Only configured
 names and tokens are counted, so memory stays bounded whatever names are sent.
+
+A dealer signs on at the console the same way (``dealer_sign_on``), with the
+same three counts and limits, kept apart from the pit bosses': a dealer's PIN
+gives no powers, and a croupier who mistypes theirs must not lock out the pit
+boss called to the table. A sign-on opens no session: it says who deals at
+the table (docs/api.md, "A dealer at the console").
 """
 
 from __future__ import annotations
@@ -40,8 +46,9 @@ import hmac
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Literal
 
-from dealer_station.config import AuthConfig, Role
+from dealer_station.config import AuthConfig, DealerConfig, Role
 from dealer_station.credentials import hash_token, new_token, verify_pin
 
 SESSION_SECONDS = 300.0
@@ -55,10 +62,12 @@ PIN_CHECKS_AT_ONCE = 1
 
 @dataclass(frozen=True, slots=True)
 class Principal:
-    """Who sent a request: the token's or the pit boss's name, and the role."""
+    """Who sent a request: the token's or the pit boss's name, and the role; a
+    console's token may name its table (the only one it signs dealers on at)."""
 
     name: str
     role: Role
+    table: str | None = None
 
 
 class PinLocked(Exception):
@@ -101,14 +110,18 @@ class _Session:
     ended: asyncio.Event = field(default_factory=asyncio.Event)
 
 
+# Whose PINs a guess is for: each kind is rationed on its own.
+PinKind = Literal["pit_boss", "dealer"]
+
+
 @dataclass
 class Authority:
     config: AuthConfig
     clock: Callable[[], float] = time.monotonic
     _sessions: dict[str, _Session] = field(default_factory=dict)
-    _names: dict[str, _Tries] = field(default_factory=dict)
-    _clients: dict[str, _Tries] = field(default_factory=dict)
-    _pairs: dict[tuple[str, str], _Tries] = field(default_factory=dict)
+    _names: dict[tuple[PinKind, str], _Tries] = field(default_factory=dict)
+    _clients: dict[tuple[PinKind, str], _Tries] = field(default_factory=dict)
+    _pairs: dict[tuple[PinKind, str, str], _Tries] = field(default_factory=dict)
     _checks: asyncio.Semaphore = field(
         default_factory=lambda: asyncio.Semaphore(PIN_CHECKS_AT_ONCE)
     )
@@ -119,7 +132,7 @@ class Authority:
         # Every entry is compared, so the time taken does not tell which one matched.
         for entry in self.config.tokens:
             if hmac.compare_digest(digest, entry.sha256):
-                found = Principal(entry.name, entry.role)
+                found = Principal(entry.name, entry.role, entry.table)
         now = self.clock()
         for key, session in list(self._sessions.items()):
             if session.expires <= now:
@@ -135,17 +148,18 @@ class Authority:
         """How many names and clients the rationing remembers (bounded by the config)."""
         return len(self._names) + len(self._clients) + len(self._pairs)
 
-    async def pin_login(
-        self, name: str, pin: str, client: Principal
-    ) -> tuple[str, Principal, float] | None:
-        """A session token for the pit boss ``name``, or None for a wrong name or
-        PIN; raises ``PinLocked`` while ``client`` (the console's croupier token)
-        or the name may not guess."""
-        boss = next((b for b in self.config.pit_bosses if b.name == name), None)
-        tries = [self._clients.setdefault(client.name, _Tries(CLIENT_FAILURES))]
-        if boss is not None:
-            tries.append(self._names.setdefault(boss.name, _Tries(NAME_FAILURES)))
-            pair = (client.name, boss.name)
+    def dealer_names(self) -> list[str]:
+        return [d.name for d in self.config.dealers]
+
+    async def _right_pin(
+        self, kind: PinKind, name: str, pin: str, encoded: str | None, client: Principal
+    ) -> bool:
+        """Whether ``pin`` is the one ``encoded`` (None: no such name) hashes,
+        counted against the client and the name; raises ``PinLocked``."""
+        tries = [self._clients.setdefault((kind, client.name), _Tries(CLIENT_FAILURES))]
+        if encoded is not None:
+            tries.append(self._names.setdefault((kind, name), _Tries(NAME_FAILURES)))
+            pair = (kind, client.name, name)
             tries.append(self._pairs.setdefault(pair, _Tries(PAIR_FAILURES)))
         now = self.clock()
         for t in tries:
@@ -154,20 +168,42 @@ class Authority:
             t.checking += 1
         right = False
         try:
-            if boss is not None:
+            if encoded is not None:
                 async with self._checks:
                     # scrypt takes tens of milliseconds by design: off the loop.
-                    right = await asyncio.to_thread(verify_pin, pin, boss.pin_scrypt)
+                    right = await asyncio.to_thread(verify_pin, pin, encoded)
         finally:
             now = self.clock()
             for t in tries:
                 t.settle(right, now)
+        return right
+
+    async def pin_login(
+        self, name: str, pin: str, client: Principal
+    ) -> tuple[str, Principal, float] | None:
+        """A session token for the pit boss ``name``, or None for a wrong name or
+        PIN; raises ``PinLocked`` while ``client`` (the console's croupier token)
+        or the name may not guess."""
+        boss = next((b for b in self.config.pit_bosses if b.name == name), None)
+        encoded = None if boss is None else boss.pin_scrypt
+        # An unknown name is counted too: no spraying guesses over the names.
+        right = await self._right_pin("pit_boss", name, pin, encoded, client)
         if boss is None or not right:
             return None
         token = new_token()
         principal = Principal(boss.name, "pit_boss")
         self._sessions[hash_token(token)] = _Session(principal, self.clock() + SESSION_SECONDS)
         return token, principal, SESSION_SECONDS
+
+    async def dealer_sign_on(self, name: str, pin: str, client: Principal) -> DealerConfig | None:
+        """The dealer ``name`` if ``pin`` is theirs, else None; raises
+        ``PinLocked`` as ``pin_login`` does, on counts of its own."""
+        dealer = next((d for d in self.config.dealers if d.name == name), None)
+        encoded = None if dealer is None else dealer.pin_scrypt
+        right = await self._right_pin("dealer", name, pin, encoded, client)
+        if dealer is None or not right:
+            return None
+        return dealer
 
     def end_session(self, token: str) -> None:
         self._end(hash_token(token))

@@ -69,9 +69,11 @@ async def open_round(
     ):
         # Game recall finds a round by its id: one id, one round.
         raise Refused(Refusal(reason="round_id_taken", detail=f"round {round_id!r} exists"))
-    return await send(
-        actor, principal, without_none(type="round_open", round=round_id), write=write
-    )
+    # A table that requires a dealer says so in the event: the table refuses it,
+    # in the same turn as it reads who is signed on (``no_dealer``).
+    needs_dealer = True if actor.config.require_dealer else None
+    event = without_none(type="round_open", round=round_id, needs_dealer=needs_dealer)
+    return await send(actor, principal, event, write=write)
 
 
 @router.post("/tables/{table}/round/close-bets", response_model=Accepted)

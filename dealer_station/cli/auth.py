@@ -26,10 +26,18 @@ def register(subparsers: Any) -> None:
     token.add_argument("--token", help="hash this token instead of making a new one")
     token.set_defaults(handler=hash_token_command)
     pin = commands.add_parser(
-        "hash-pin", help="read a pit boss's PIN and print its [[auth.pit_bosses]] entry"
+        "hash-pin",
+        help="read a pit boss's (or, with --dealer, a dealer's) PIN and print its "
+        "[[auth.pit_bosses]] ([[auth.dealers]]) entry",
     )
-    pin.add_argument("--name", required=True, help="the pit boss's name, as the console lists it")
+    pin.add_argument("--name", required=True, help="the person's name, as the console lists it")
     pin.add_argument("--stdin", action="store_true", help="read the PIN from standard input")
+    pin.add_argument(
+        "--dealer", action="store_true", help="a croupier who signs on at a table's console"
+    )
+    pin.add_argument(
+        "--display-name", help="a dealer's name as the table shows it (default: --name)"
+    )
     pin.set_defaults(handler=hash_pin_command)
 
 
@@ -57,5 +65,10 @@ def hash_pin_command(args: argparse.Namespace) -> int:
     if not re.fullmatch(r"[0-9]{4,12}", pin):
         print("dealer-station auth hash-pin: a PIN is 4 to 12 digits", file=sys.stderr)
         return 2
-    print(f"[[auth.pit_bosses]]\nname = {_toml(args.name)}\npin_scrypt = {_toml(hash_pin(pin))}")
+    if args.display_name is not None and not args.dealer:
+        print("dealer-station auth hash-pin: --display-name is a dealer's", file=sys.stderr)
+        return 2
+    entry = "[[auth.dealers]]" if args.dealer else "[[auth.pit_bosses]]"
+    shown = "" if args.display_name is None else f"display_name = {_toml(args.display_name)}\n"
+    print(f"{entry}\nname = {_toml(args.name)}\n{shown}pin_scrypt = {_toml(hash_pin(pin))}")
     return 0

@@ -43,7 +43,11 @@ class Shuffle:
 
 @dataclass(frozen=True, slots=True)
 class OpenRound:
+    """Open a round. ``needs_dealer``: refused (``no_dealer``) while no dealer
+    is signed on, for a table whose config requires one (``require_dealer``)."""
+
     round: str | None = None
+    needs_dealer: bool = False
     type = "round_open"
 
 
@@ -152,6 +156,17 @@ class VoidRound:
     type = "void"
 
 
+@dataclass(frozen=True, slots=True)
+class ChangeDealer:
+    """Who deals at the table from now on: a croupier signed on at the console
+    (``dealer``: the display name, what the table shows and every round records),
+    or nobody (a sign-off). During a round it applies from the next round: the
+    round keeps the dealer who opened it (docs/decisions.md, "Dealer sign-on")."""
+
+    dealer: str | None = None
+    type = "dealer"
+
+
 Event = (
     SelectTable
     | NewShoe
@@ -170,6 +185,7 @@ Event = (
     | CloseInsurance
     | WheelResult
     | VoidRound
+    | ChangeDealer
 )
 
 # Every kind of the Event union by its ``type``: the union is the one list of events.
@@ -250,6 +266,11 @@ def parse_event(obj: object) -> Event:
             ):
                 raise Rejected("bad_event", "field 'numbers' must be a list of integers")
             values[f.name] = tuple(numbers)
+        elif f.name == "needs_dealer":
+            flag = obj.get(f.name, False)
+            if not isinstance(flag, bool):
+                raise Rejected("bad_event", f"field {f.name!r} must be true or false")
+            values[f.name] = flag
         elif f.name in ("box", "hand", "decks", "number"):
             value = _field(obj, f.name, int, required)
             if value is not None:

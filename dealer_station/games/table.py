@@ -15,6 +15,7 @@ from dealer_station.games.engine import GameSetup, NextStep, Output
 from dealer_station.games.events import (
     BurnCard,
     CardUnread,
+    ChangeDealer,
     DealCard,
     Event,
     HoldRound,
@@ -55,10 +56,26 @@ class TableState:
     # holds, scanned cards are refused until a pit boss enters the card, releases
     # the hold (RELEASABLE) or voids the round.
     hold: str = ""
+    # Who deals (docs/decisions.md, "Dealer sign-on"): the display name of the
+    # dealer signed on now, and of the one who opened the round, who keeps it to
+    # its settlement; None: nobody signed on.
+    dealer: str | None = None
+    round_dealer: str | None = None
 
     @property
     def round_over(self) -> bool:
         return self.round is None or self.setup.engine.is_over(self.round)
+
+    @property
+    def dealing(self) -> str | None:
+        """Who deals now: the round's dealer while it is in play, else the one
+        signed on."""
+        return self.dealer if self.round_over else self.round_dealer
+
+    @property
+    def dealer_pending(self) -> bool:
+        """A change journaled during the round, waiting for the next one."""
+        return not self.round_over and self.dealer != self.round_dealer
 
     def _card_due(self) -> NextStep:
         """The card step due now, or a step going nowhere when no card is due."""
@@ -108,7 +125,7 @@ def apply(state: TableState | None, event: Event) -> tuple[TableState, list[Outp
         new = select_table(event)
         if state is not None and state.table == new.table:
             # Round ids stay unique at a table whose game or variant changes.
-            new = replace(new, rounds_started=state.rounds_started)
+            new = replace(new, rounds_started=state.rounds_started, dealer=state.dealer)
         return new, [
             {
                 "type": "table_ready",
@@ -119,6 +136,9 @@ def apply(state: TableState | None, event: Event) -> tuple[TableState, list[Outp
         ]
     if state is None:
         raise Rejected("no_table", "the first event must select the table's game")
+
+    if isinstance(event, ChangeDealer):
+        return _change_dealer(state, event)
 
     if isinstance(event, NewShoe | Shuffle):
         if state.shoe is None:
@@ -143,6 +163,8 @@ def apply(state: TableState | None, event: Event) -> tuple[TableState, list[Outp
     if isinstance(event, OpenRound):
         if not state.round_over:
             raise Rejected("round_in_progress", "the current round is not over")
+        if event.needs_dealer and state.dealer is None:
+            raise Rejected("no_dealer", "this table opens no round until a dealer signs on")
         shoe = state.shoe
         if shoe is not None:
             if state.setup.shuffle_every_round:
@@ -156,8 +178,9 @@ def apply(state: TableState | None, event: Event) -> tuple[TableState, list[Outp
             shoe=shoe,
             round=state.setup.engine.new_round(round_id),
             rounds_started=number,
+            round_dealer=state.dealer,
         )
-        return new, [{"type": "round_opened", "round": round_id}]
+        return new, [{"type": "round_opened", "round": round_id, "dealt_by": state.dealer}]
 
     if state.round is None or state.round_over:
         if isinstance(event, DealCard | ManualCard | CardUnread):
@@ -208,7 +231,22 @@ def apply(state: TableState | None, event: Event) -> tuple[TableState, list[Outp
     round_state, outputs = state.setup.engine.apply(state.round, event)
     new = replace(state, shoe=shoe, round=round_state, hold=hold)
     if new.round_over:
-        outputs.append({"type": "round_settled", **new.setup.engine.outcome(round_state)})
+        outcome = new.setup.engine.outcome(round_state)
+        outputs.append({"type": "round_settled", **outcome, "dealt_by": new.round_dealer})
         if new.shoe is not None and new.shoe.cut_card_reached:
             outputs.append({"type": "shuffle_due", "cards_out": new.shoe.dealt + new.shoe.burned})
     return new, outputs
+
+
+def _change_dealer(state: TableState, event: ChangeDealer) -> tuple[TableState, list[Output]]:
+    """A sign-on or sign-off; during a round it waits for the next round."""
+    if event.dealer == "":
+        raise Rejected("bad_event", "a dealer has a name; a sign-off names none")
+    if event.dealer == state.dealer:
+        if event.dealer is None:
+            raise Rejected("no_dealer_signed_on", "no dealer is signed on at this table")
+        raise Rejected("already_signed_on", f"{event.dealer} is signed on already")
+    applies = "now" if state.round_over else "next_round"
+    return replace(state, dealer=event.dealer), [
+        {"type": "dealer_changed", "dealer": event.dealer, "applies": applies}
+    ]

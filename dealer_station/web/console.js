@@ -41,6 +41,9 @@ const REASON_WORDS = {
   destination_changed: "The card's place changed: CANCEL and enter it again",
   not_releasable: "An unread card is entered by hand or the round voided",
   camera_online: "The camera reads the wheel: a number by hand needs the pit boss",
+  no_dealer: "No dealer signed on: DEALER first",
+  already_signed_on: "That dealer is signed on already",
+  no_dealer_signed_on: "No dealer is signed on",
   stale: "The table moved on: look again, then press",
 };
 
@@ -77,12 +80,14 @@ function shownStep() {
 // Every command names the step of the table as the console shows it (or showed
 // it when its dialog opened): the station refuses it as stale if the table has
 // moved on since (docs/api.md).
-async function command(path, body, asPitBoss) {
-  const token = asPitBoss ? pit && pit.token : consoleToken;
+function write(path, body, token, step = modal.open ? dialogStep : shownStep()) {
   const headers = { "Idempotency-Key": newKey() };
-  const step = modal.open ? dialogStep : shownStep();
   if (step) headers["If-Match"] = `"${step}"`;
-  const result = await request("POST", `/tables/${encodeURIComponent(T)}${path}`, body, token, headers);
+  return request("POST", `/tables/${encodeURIComponent(T)}${path}`, body, token, headers);
+}
+
+async function command(path, body, asPitBoss) {
+  const result = await write(path, body, asPitBoss ? pit && pit.token : consoleToken);
   if (result.status === 200 || result.status === 202) {
     toast("DONE", "ok");
     return true;
@@ -150,6 +155,7 @@ function render() {
   dev("dev-shoe", live.devices.shoe === "online", "SHOE", live.devices.shoe === undefined);
   dev("dev-camera", live.devices.camera === "online", "CAMERA", live.devices.camera === undefined);
   dev("dev-broker", live.station && live.station.broker === "online", "BROKER");
+  renderDealer(s);
   $("shoe-left").textContent = s && s.shoe ? `${s.shoe.cards_left} CARDS${s.shoe.cut_card_out ? " · CUT CARD OUT" : ""}` : "";
   if (!s) return;
   document.body.dataset.game = s.game;
@@ -167,6 +173,15 @@ function render() {
     b.hidden = games !== "all" && !games.split(" ").includes(s.game);
     b.classList.toggle("suggested", suggested(s).includes(b.dataset.do));
   }
+}
+
+// Who deals, as the table records it: the display name, never more.
+function renderDealer(s) {
+  const d = $("dealer");
+  const next = s && s.dealer_next;
+  d.textContent = !s ? "" : s.dealer ? `DEALER ${s.dealer}` : "NO DEALER SIGNED ON";
+  if (next) d.textContent += ` · NEXT ROUND: ${next.dealer || "NO DEALER"}`;
+  d.className = s && !s.dealer ? "none" : "";
 }
 
 function dev(id, ok, text, absent) {
@@ -460,12 +475,52 @@ async function pitLogin() {
   if (names.status !== 200) { toast(explain(names), "bad"); return; }
   dialog("PIT BOSS", (body) => {
     const list = el("div", "menu");
-    for (const name of names.data) list.append(button(name.toUpperCase(), null, () => pinPad(name)));
+    for (const name of names.data) list.append(button(name.toUpperCase(), null, () => pinPad(name, pitSignIn)));
     body.append(list);
   });
 }
 
-function pinPad(name) {
+// A dealer signs on at this table's console: from now on (from the next round,
+// during one) they deal here. The console keeps its own token and role.
+async function dealerMenu() {
+  const names = await request("GET", "/auth/dealers", undefined, consoleToken);
+  if (names.status !== 200) { toast(explain(names), "bad"); return; }
+  dialog("DEALER SIGN-ON", (body) => {
+    const list = el("div", "menu");
+    for (const name of names.data) list.append(button(name.toUpperCase(), null, () => pinPad(name, dealerSignOn)));
+    if (live.state && live.state.dealer) {
+      list.append(button(`SIGN OFF ${live.state.dealer.toUpperCase()}`, "f", async () => {
+        if (await command("/dealer/sign-off")) modal.close();
+      }, "danger"));
+    }
+    body.append(list);
+  });
+}
+
+async function dealerSignOn(name, pin) {
+  // Meant for the table as it is now, not as it was when the dialog opened: the
+  // station says whether it applies now or from the next round.
+  const r = await write("/dealer", { name, pin }, consoleToken, shownStep());
+  if (r.status === 200) {
+    modal.close();
+    const later = (r.data.outputs || []).some((o) => o.type === "dealer_changed" && o.applies === "next_round");
+    toast(later ? `${name.toUpperCase()}: FROM THE NEXT ROUND` : `${name.toUpperCase()} SIGNED ON`, "ok");
+    return;
+  }
+  toast(r.status === 429 ? "TOO MANY WRONG PINS: WAIT" : r.status === 401 ? "WRONG PIN" : explain(r), "bad");
+}
+
+async function pitSignIn(name, pin) {
+  const r = await request("POST", "/auth/pit-boss", { name, pin }, consoleToken);
+  if (r.status !== 200) {
+    toast(r.status === 429 ? "TOO MANY WRONG PINS: WAIT" : r.status === 401 ? "WRONG PIN" : explain(r), "bad");
+    return;
+  }
+  pit = { token: r.data.token, name: r.data.name, until: Date.now() + r.data.expires_in * 1000 };
+  pitMenu();
+}
+
+function pinPad(name, submit) {
   let pin = "";
   dialog(`PIN: ${name}`, (body) => {
     const shown = el("div", "picked pin", "");
@@ -474,15 +529,10 @@ function pinPad(name) {
     for (const d of ["1", "2", "3", "4", "5", "6", "7", "8", "9", "0"]) pad.append(button(d, d, () => press(d)));
     pad.append(button("\u232B", "backspace", () => { pin = pin.slice(0, -1); shown.textContent = "\u2022".repeat(pin.length); }));
     const ok = button("OK", "enter", async () => {
-      const r = await request("POST", "/auth/pit-boss", { name, pin }, consoleToken);
+      const typed = pin;
       pin = "";
       shown.textContent = "";
-      if (r.status !== 200) {
-        toast(r.status === 429 ? "TOO MANY WRONG PINS: WAIT" : r.status === 401 ? "WRONG PIN" : explain(r), "bad");
-        return;
-      }
-      pit = { token: r.data.token, name: r.data.name, until: Date.now() + r.data.expires_in * 1000 };
-      pitMenu();
+      await submit(name, typed);
     }, "primary");
     body.append(shown, pad, ok);
   });
@@ -515,6 +565,7 @@ const ACTIONS = {
   burn: () => pickCard("BURN CARD", async (card) => { if (await command("/shoe/burn", { card })) modal.close(); }),
   result: () => pickNumber("WINNING NUMBER", async (number) => { if (await command("/wheel/result", { number })) modal.close(); }),
   pit: () => (pit ? pitMenu() : pitLogin()),
+  dealer: () => dealerMenu(),
 };
 
 for (const b of document.querySelectorAll("#buttons button")) b.onclick = inFlight(b, () => ACTIONS[b.dataset.do]());

@@ -18,10 +18,14 @@ function render() {
   const table = document.getElementById("table");
   const corner = document.getElementById("corner");
   const result = document.getElementById("result");
+  const dealerTag = document.getElementById("dealer-tag");
   table.replaceChildren();
   corner.replaceChildren();
   result.replaceChildren();
+  dealerTag.replaceChildren();
   if (!s) return;
+  // The dealer's display name: all the station sends of who deals.
+  if (s.dealer) dealerTag.append(panel(el("span", "", `DEALER  ${s.dealer}`)));
   const v = s.view;
   if (s.game === "baccarat" && v) {
     for (const name of ["player", "banker"]) {

@@ -54,6 +54,9 @@ ENDPOINTS: list[tuple[str, str, dict[str, Any] | None, set[str], bool]] = [
     ("POST", "/tables/rou/pit-boss/respin", WHY, PIT_BOSS, True),
     ("GET", "/auth/me", None, ALL, False),
     ("GET", "/auth/pit-bosses", None, DEALER, False),
+    ("GET", "/auth/dealers", None, DEALER, False),
+    # Signing a dealer on takes a dealer's PIN: tests/adversarial/test_dealer_sign_on.py.
+    ("POST", "/tables/bac/dealer/sign-off", None, DEALER, True),
     ("POST", "/auth/pit-boss", {"name": "Jan", "pin": "2580"}, {"croupier"}, False),
     ("POST", "/auth/logout", None, ALL, False),
 ]
