@@ -28,7 +28,7 @@ from dealer_station.autoplay import Autoplay
 from dealer_station.games import table
 from dealer_station.games.events import event_to_json
 from dealer_station.integrity.monitor import Monitor, Report
-from dealer_station.integrity.observations import Bet, Settled, Spin, TableChosen, observe
+from dealer_station.integrity.observations import Bet, DealerOn, Settled, Spin, TableChosen, observe
 
 RED = frozenset({1, 3, 5, 7, 9, 12, 14, 16, 18, 19, 21, 23, 25, 27, 30, 32, 34, 36})
 
@@ -40,7 +40,8 @@ def fair_roulette(seed: int, spins: int) -> Monitor:
     for i in range(spins):
         n = rng.randrange(37)
         dealer = "ann" if (i // 60) % 2 else "bob"
-        monitor.feed(Spin("r-1", n, dealer=dealer, landing_distance=rng.randrange(37)))
+        monitor.feed(DealerOn("r-1", dealer))
+        monitor.feed(Spin("r-1", n, landing_distance=rng.randrange(37)))
         day = f"2026-12-{1 + i // 1440:02d}"
         bets = (
             Bet("red", 10.0, 20.0 if n in RED else 0.0),

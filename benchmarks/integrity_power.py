@@ -28,7 +28,7 @@ from collections.abc import Callable
 from dealer_station.games.cards import RANKS, SUITS
 from dealer_station.games.roulette_layout import WHEEL_ORDER
 from dealer_station.integrity.monitor import Monitor
-from dealer_station.integrity.observations import CardOut, ShoeEnd, Spin, TableChosen
+from dealer_station.integrity.observations import CardOut, DealerOn, ShoeEnd, Spin, TableChosen
 
 DECK8 = [r + s for s in SUITS for r in RANKS] * 8
 Trial = Callable[[random.Random, int, float], bool]
@@ -53,11 +53,12 @@ def _wheel_trial(spin: Callable[[random.Random], int]) -> Trial:
 def _aiming_dealer(rng: random.Random, n: int, level: float) -> bool:
     monitor = Monitor()
     monitor.feed(TableChosen("r", "roulette", None, None))
+    monitor.feed(DealerOn("r", "ann"))
     for _ in range(n):
         release = rng.randrange(37)
         offset = 12 + rng.randint(-4, 4) if rng.random() < 0.3 else rng.randrange(37)
         landing = WHEEL_ORDER[(WHEEL_ORDER.index(release) + offset) % 37]
-        monitor.feed(Spin("r", landing, dealer="ann", landing_distance=offset % 37))
+        monitor.feed(Spin("r", landing, landing_distance=offset % 37))
     return bool(monitor.report(level).alarms)
 
 

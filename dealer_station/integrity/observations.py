@@ -12,11 +12,13 @@ outbox does not: a face-down or burnt card goes out without it, docs/mqtt.md).
 Fields the monitor reads that the station does not journal yet, and reads
 where present (docs/integrity.md lists them for the vision side):
 
-- on ``wheel_result``: ``dealer``. (The camera's reading of the throw is
-  journaled with each camera result, docs/wheel.md: ``landing_distance``, the
-  pockets from the rotor's pocket under the ball at its release to the one it
-  landed in, the way the rotor turns, which the dealer signature counts;
-  ``rotor_rpm`` and ``ball_revolutions``, kept with the spin);
+- the camera's reading of the throw, journaled with each camera result
+  (docs/wheel.md): ``landing_distance``, the pockets from the rotor's pocket
+  under the ball at its release to the one it landed in, the way the rotor
+  turns, which the dealer signature counts; ``rotor_rpm`` and
+  ``ball_revolutions``, kept with the spin. Who dealt a round is the
+  ``dealt_by`` of its ``round_opened`` (a dealer change during a round applies
+  from the next one, docs/decisions.md);
 - on ``shuffle`` and ``new_shoe``: ``cards_left`` (the cards of the old shoe
   that were never read, counted out at its end).
 """
@@ -46,7 +48,6 @@ class Spin:
 
     table: str
     number: int
-    dealer: str | None = None
     # The camera's: pockets from the release to the landing (docs/wheel.md).
     landing_distance: int | None = None
     rotor_rpm: float | None = None
@@ -115,10 +116,11 @@ class DealerHand:
 
 @dataclass(frozen=True, slots=True)
 class DealerOn:
-    """A croupier took the table (a dealer change)."""
+    """The dealer of the round that opened (its ``dealt_by``; None: nobody
+    signed on)."""
 
     table: str
-    dealer: str
+    dealer: str | None
 
 
 Observation = (
@@ -166,7 +168,10 @@ def observe(
         if code == "shoe_empty":
             out.append(ShoeEnd(table, "empty", ()))
     for event in events:
-        if event.get("type") == "round_settled":
+        if event.get("type") == "round_opened":
+            dealer = event.get("dealt_by")
+            out.append(DealerOn(table, dealer if isinstance(dealer, str) else None))
+        elif event.get("type") == "round_settled":
             out += _settled(table, at, event)
     return out
 
@@ -194,8 +199,6 @@ def _accepted(table: str, kind_of: object, body: Mapping[str, Any]) -> list[Obse
         if not _pocket(number):
             return []  # the rules accept none such: a journal edited by hand
         return [_spin(table, body)]
-    if kind_of == "dealer" and isinstance(body.get("dealer"), str):
-        return [DealerOn(table, body["dealer"])]
     if isinstance(kind_of, str) and kind_of in _SHOE_ENDS:
         left = body.get("cards_left")
         counted = tuple(str(c) for c in left) if isinstance(left, list) else None
@@ -225,11 +228,9 @@ def _number(value: object) -> float | None:
 
 def _spin(table: str, body: Mapping[str, Any]) -> Spin:
     distance = body.get("landing_distance")
-    dealer = body.get("dealer")
     return Spin(
         table,
         int(body["number"]),
-        dealer if isinstance(dealer, str) else None,
         distance if _pocket(distance) else None,
         _number(body.get("rotor_rpm")),
         _number(body.get("ball_revolutions")),

@@ -102,8 +102,7 @@ class WheelTally:
             self.colour.add(n in RED)
             self.parity.add(n % 2 == 1)
         if spin.landing_distance is not None:
-            who = spin.dealer if spin.dealer is not None else dealer
-            self.signatures.setdefault(who, [0] * POCKETS)[spin.landing_distance] += 1
+            self.signatures.setdefault(dealer, [0] * POCKETS)[spin.landing_distance] += 1
 
     def findings(self, table: str) -> tuple[list[Finding], list[Skipped]]:
         found: list[Finding] = []

@@ -13,7 +13,15 @@ import random
 
 from dealer_station.games.cards import RANKS, SUITS
 from dealer_station.integrity.monitor import Monitor
-from dealer_station.integrity.observations import Bet, CardOut, Settled, ShoeEnd, Spin, TableChosen
+from dealer_station.integrity.observations import (
+    Bet,
+    CardOut,
+    DealerOn,
+    Settled,
+    ShoeEnd,
+    Spin,
+    TableChosen,
+)
 
 LEVEL = 0.01
 TABLES = 40
@@ -30,7 +38,8 @@ def test_fair_wheels_raise_no_more_alarms_than_the_level_allows() -> None:
         for _ in range(1500):
             n = rng.randrange(37)
             distance = rng.randrange(37)
-            monitor.feed(Spin("r-1", n, dealer=rng.choice("ab"), landing_distance=distance))
+            monitor.feed(DealerOn("r-1", rng.choice("ab")))
+            monitor.feed(Spin("r-1", n, landing_distance=distance))
             bet = Bet("red", 10.0, 20.0 if n in RED else 0.0)
             monitor.feed(Settled("r-1", "2026-12-01", "roulette", (bet,), n))
         report = monitor.report(LEVEL)

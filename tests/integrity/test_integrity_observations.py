@@ -8,8 +8,16 @@ from typing import Any
 
 from dealer_station.autoplay import Autoplay
 from dealer_station.games import table
-from dealer_station.games.events import WheelResult, event_to_json
+from dealer_station.games.events import (
+    ChangeDealer,
+    CloseBets,
+    OpenRound,
+    SelectTable,
+    WheelResult,
+    event_to_json,
+)
 from dealer_station.input_identity import SpinReading, journal_keys
+from dealer_station.integrity.monitor import Monitor
 from dealer_station.integrity.observations import (
     CardOut,
     DealerHand,
@@ -150,3 +158,35 @@ def test_a_dealer_hand_counts_only_where_the_dealer_had_to_play() -> None:
     assert hands(_blackjack_settled(["KC", "7D"], 17, [standing, bust])) == [
         DealerHand("t-1", 9, False)
     ]
+
+
+def test_a_round_s_spin_counts_for_the_dealer_who_opened_it() -> None:
+    # docs/decisions.md, "Dealer sign-on": a dealer change during a round applies
+    # from the next round, so the spin of a round Ana opened is Ana's, though Ben
+    # signed on before the ball landed; the next round is Ben's.
+    events: list[Any] = [
+        SelectTable("roulette", None, "t-1"),
+        ChangeDealer("Ana P."),
+        OpenRound("r1"),
+        CloseBets(),
+        ChangeDealer("Ben K."),
+        WheelResult(7),
+        OpenRound("r2"),
+        CloseBets(),
+        WheelResult(9),
+    ]
+    state: table.TableState | None = None
+    monitor = Monitor()
+    reading = SpinReading(1, 0.9, landing_distance=4)
+    for event in events:
+        state, outputs = table.apply(state, event)
+        body = event_to_json(event)
+        if isinstance(event, WheelResult):
+            body |= journal_keys(reading)
+        monitor.feed_all(
+            observe("t-1", "2026-12-01T10:00:00.000Z", "camera", "event", "accepted", None,
+                    body, outputs)
+        )  # fmt: skip
+    (report,) = monitor.report(0.01).tables
+    throws = {(s.subject, s.sample) for s in report.skipped if s.test == "wheel.signature"}
+    assert throws == {("t-1, dealer Ana P.", 1), ("t-1, dealer Ben K.", 1)}

@@ -13,13 +13,13 @@ import random
 
 from dealer_station.games.roulette_layout import WHEEL_ORDER
 from dealer_station.integrity.monitor import Monitor, Report
-from dealer_station.integrity.observations import Spin, TableChosen
+from dealer_station.integrity.observations import DealerOn, Spin, TableChosen
 from dealer_station.integrity.wheel import SECTORS
 
 LEVEL = 0.01
 
 
-def _report(spins: list[Spin]) -> Report:
+def _report(spins: list[Spin | DealerOn]) -> Report:
     monitor = Monitor()
     monitor.feed(TableChosen("r-1", "roulette", None, None))
     monitor.feed_all(spins)
@@ -85,15 +85,16 @@ def test_too_regular_an_alternation_of_colours_fails_the_runs_test() -> None:
 
 def test_a_dealer_who_aims_is_told_apart_from_one_who_does_not() -> None:
     rng = random.Random(14)
-    spins = []
+    spins: list[Spin | DealerOn] = []
     for _ in range(600):
         release = rng.randrange(37)
         # Ann lands within 4 pockets of 10 past the release half the time.
         offset = (10 + rng.randint(-4, 4) if rng.random() < 0.5 else rng.randrange(37)) % 37
         aimed = WHEEL_ORDER[(WHEEL_ORDER.index(release) + offset) % 37]
         fair = rng.randrange(37)
-        spins.append(Spin("r-1", aimed, dealer="ann", landing_distance=offset))
-        spins.append(Spin("r-1", WHEEL_ORDER[fair], dealer="bob", landing_distance=fair))
+        # Each spin a round of its own, dealt by the round's dealer (dealt_by).
+        spins += [DealerOn("r-1", "ann"), Spin("r-1", aimed, landing_distance=offset)]
+        spins += [DealerOn("r-1", "bob"), Spin("r-1", WHEEL_ORDER[fair], landing_distance=fair)]
     alarms = {(v.finding.test, v.finding.subject) for v in _report(spins).alarms}
     assert ("wheel.signature.arc", "r-1, dealer ann") in alarms
     assert not any("bob" in subject for _, subject in alarms)
@@ -101,7 +102,8 @@ def test_a_dealer_who_aims_is_told_apart_from_one_who_does_not() -> None:
 
 def test_the_signature_names_the_distance_the_dealer_aims_at() -> None:
     rng = random.Random(15)
-    spins = [Spin("r-1", rng.randrange(37), dealer="cy", landing_distance=10) for _ in range(400)]
+    spins: list[Spin | DealerOn] = [DealerOn("r-1", "cy")]
+    spins += [Spin("r-1", rng.randrange(37), landing_distance=10) for _ in range(400)]
     words = next(
         v.words(LEVEL) for v in _report(spins).alarms if v.finding.test == "wheel.signature.arc"
     )
