@@ -20,10 +20,11 @@ from fastapi import APIRouter, Depends, HTTPException, Request, status
 from fastapi.responses import JSONResponse
 
 from dealer_station.actor import TableActor
-from dealer_station.api.auth import PinLocked, Principal
+from dealer_station.api.auth import Principal
 from dealer_station.api.bodies import Accepted, PinLogin, Problem
 from dealer_station.api.commands import REFUSALS, SOURCE_OF_ROLE, Write, WriteHeaders, answer
 from dealer_station.api.context import Context, Table, allow
+from dealer_station.api.sessions import pin_checked
 from dealer_station.preconditions import fingerprint
 
 router = APIRouter(tags=["dealers"], responses=REFUSALS)
@@ -83,16 +84,7 @@ async def sign_on(
     (from the next round, during one) this dealer deals here. The previous
     dealer's shift at the table ends."""
     _at_its_table(principal, actor)
-    try:
-        dealer = await ctx.authority.dealer_sign_on(body.name, body.pin, principal)
-    except PinLocked as locked:
-        raise HTTPException(
-            status.HTTP_429_TOO_MANY_REQUESTS,
-            str(locked),
-            headers={"Retry-After": str(int(locked.seconds) + 1)},
-        ) from None
-    if dealer is None:
-        raise HTTPException(status.HTTP_401_UNAUTHORIZED, "wrong name or PIN")
+    dealer = await pin_checked(ctx.authority.dealer_sign_on(body.name, body.pin, principal))
     # The fingerprint kept with the key is the request without its PIN: a hash
     # over four digits would fall to ten thousand guesses.
     named = json.dumps({"name": body.name}).encode()

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from collections.abc import Awaitable
+from typing import Annotated, TypeVar
 
 from fastapi import APIRouter, Depends, HTTPException, status
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
@@ -15,6 +16,25 @@ from dealer_station.api.context import ALL_ROLES, Context, allow
 router = APIRouter(prefix="/auth", tags=["auth"], responses={k: REFUSALS[k] for k in (401, 403)})
 
 _bearer = HTTPBearer(auto_error=False)
+
+T = TypeVar("T")
+
+
+async def pin_checked(check: Awaitable[T | None]) -> T:
+    """What a name and PIN grant (a pit boss's session, a dealer's sign-on), or
+    the HTTP refusal: 429 with Retry-After while rationed, 401 for a wrong one
+    (the same answer for an unknown name)."""
+    try:
+        granted = await check
+    except PinLocked as locked:
+        raise HTTPException(
+            status.HTTP_429_TOO_MANY_REQUESTS,
+            str(locked),
+            headers={"Retry-After": str(int(locked.seconds) + 1)},
+        ) from None
+    if granted is None:
+        raise HTTPException(status.HTTP_401_UNAUTHORIZED, "wrong name or PIN")
+    return granted
 
 
 @router.get("/me", response_model=WhoAmI)
@@ -40,17 +60,9 @@ async def pit_boss_login(
 ) -> Session:
     """A pit boss's name and PIN, entered at the console (whose croupier token
     this request carries), for a short session token of role ``pit_boss``."""
-    try:
-        granted = await ctx.authority.pin_login(body.name, body.pin, principal)
-    except PinLocked as locked:
-        raise HTTPException(
-            status.HTTP_429_TOO_MANY_REQUESTS,
-            str(locked),
-            headers={"Retry-After": str(int(locked.seconds) + 1)},
-        ) from None
-    if granted is None:
-        raise HTTPException(status.HTTP_401_UNAUTHORIZED, "wrong name or PIN")
-    token, boss, seconds = granted
+    token, boss, seconds = await pin_checked(
+        ctx.authority.pin_login(body.name, body.pin, principal)
+    )
     return Session(token=token, name=boss.name, role=boss.role, expires_in=seconds)
 
 

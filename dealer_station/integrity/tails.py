@@ -43,13 +43,8 @@ def _gamma_fraction(a: float, x: float) -> float:
     d = 1.0 / b
     h = d
     for i in range(1, _MAX_STEPS):
-        an = -i * (i - a)
         b += 2.0
-        d = an * d + b
-        d = _TINY if abs(d) < _TINY else d
-        c = b + an / c
-        c = _TINY if abs(c) < _TINY else c
-        d = 1.0 / d
+        d, c = _lentz(-i * (i - a), b, d, c)
         delta = d * c
         h *= delta
         if abs(delta - 1.0) < _EPS:
@@ -106,6 +101,16 @@ def poisson_sf(k: int, mean: float) -> float:
     return gamma_lower(float(k), mean)
 
 
+def _lentz(a_n: float, b_n: float, d: float, c: float) -> tuple[float, float]:
+    """One step of the modified Lentz method for the fraction's term a_n / b_n:
+    the new D (already inverted) and C, kept off zero."""
+    d = b_n + a_n * d
+    d = _TINY if abs(d) < _TINY else d
+    c = b_n + a_n / c
+    c = _TINY if abs(c) < _TINY else c
+    return 1.0 / d, c
+
+
 def _beta_fraction(a: float, b: float, x: float) -> float:
     """The continued fraction of the incomplete beta function (modified Lentz)."""
     qab, qap, qam = a + b, a + 1.0, a - 1.0
@@ -116,19 +121,9 @@ def _beta_fraction(a: float, b: float, x: float) -> float:
     h = d
     for m in range(1, _MAX_STEPS):
         m2 = 2 * m
-        aa = m * (b - m) * x / ((qam + m2) * (a + m2))
-        d = 1.0 + aa * d
-        d = _TINY if abs(d) < _TINY else d
-        c = 1.0 + aa / c
-        c = _TINY if abs(c) < _TINY else c
-        d = 1.0 / d
+        d, c = _lentz(m * (b - m) * x / ((qam + m2) * (a + m2)), 1.0, d, c)
         h *= d * c
-        aa = -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2))
-        d = 1.0 + aa * d
-        d = _TINY if abs(d) < _TINY else d
-        c = 1.0 + aa / c
-        c = _TINY if abs(c) < _TINY else c
-        d = 1.0 / d
+        d, c = _lentz(-(a + m) * (qab + m) * x / ((a + m2) * (qap + m2)), 1.0, d, c)
         delta = d * c
         h *= delta
         if abs(delta - 1.0) < _EPS:
