@@ -164,6 +164,14 @@ def observe(
         code = body.get("code")
         if code == "shoe_empty":
             out.append(ShoeEnd(table, "empty", ()))
+    return out + settlements(table, at, events)
+
+
+def settlements(table: str, at: str, events: Iterable[Mapping[str, Any]]) -> list[Observation]:
+    """What the round events written with a record at ``at`` tell the monitor:
+    a live table that has fed a record already feeds the events of the same
+    change on their own (``integrity_watch``), so each is fed once."""
+    out: list[Observation] = []
     for event in events:
         if event.get("type") == "round_settled":
             out += _settled(table, at, event)
