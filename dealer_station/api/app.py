@@ -17,6 +17,7 @@ from fastapi.staticfiles import StaticFiles
 from dealer_station import __version__
 from dealer_station.api import (
     docs_page,
+    integrity,
     live,
     pages,
     pit_boss,
@@ -83,7 +84,7 @@ def create_app(station: Station) -> FastAPI:
         (a viewer's for a Prometheus), unless ``[http] metrics_open``."""
         return render(ctx.station, ctx.feeds)
 
-    for module in (tables, table_commands, pit_boss, sessions, live, pages, docs_page):
+    for module in (tables, table_commands, pit_boss, integrity, sessions, live, pages, docs_page):
         app.include_router(module.router)
     app.mount("/static", StaticFiles(directory=pages.WEB), name="static")
     app.mount(docs_page.ASSETS, docs_page.assets, name="docs-assets")
