@@ -21,6 +21,7 @@ alarms raised before it from the journal's ``integrity`` alarm records.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 from collections.abc import Iterable
@@ -56,7 +57,8 @@ SOURCE = "integrity"
 _SETTLED = '"type":"round_settled"'
 # A shoe's end that is a checkpoint (a shoe removed and put back goes on).
 _SHOE_ENDS = ("shuffle", "new_shoe", "table", "empty")
-# How often a report the broker has not taken yet is offered again.
+# How often the watch looks at the broker link: a report the broker has not
+# taken yet is offered again, a new connection given the last one.
 RETRY_S = 1.0
 
 
@@ -284,19 +286,24 @@ class IntegrityWatch:
         )
 
     async def keep_published(self, publisher: TablePublisher) -> None:
-        """Send each report, retained, once the broker link can take it."""
+        """Send each report, retained, once the broker link can take it, and
+        again on each new connection: a broker restarted without its disk has
+        forgotten it, and the publisher re-sends only the table's own topics."""
+        connects = 0
         while True:
-            await self._due.wait()
-            payload = self.payload()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._due.wait(), RETRY_S)
+            up = publisher.connected
+            if up and publisher.connects != connects:
+                connects = publisher.connects
+                if self.report is not None:
+                    self._due.set()
+            payload = self.payload() if up and self._due.is_set() else None
             if payload is None:
-                self._due.clear()
                 continue
-            text = payload.model_dump_json()
             topic = publisher.topics.full(INTEGRITY)
-            if publisher.connected and publisher.link.publish(topic, text, retain=True) is not None:
+            if publisher.link.publish(topic, payload.model_dump_json(), retain=True) is not None:
                 self._due.clear()
-            else:
-                await asyncio.sleep(RETRY_S)
 
 
 def current(report: Report) -> list[Verdict]:

@@ -10,13 +10,15 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from support.broker import Broker, Subscriber
+from support.station import StationThread, config_for
 
 from dealer_station.actor import TableActor
 from dealer_station.config import TableConfig
 from dealer_station.integrity.observations import CardOut, ShoeEnd, TableChosen
 from dealer_station.integrity_watch import IntegrityWatch
 from dealer_station.journal import Journal
-from dealer_station.payloads import Topics
+from dealer_station.payloads import Integrity, Topics
 
 pytestmark = pytest.mark.adversarial
 
@@ -55,3 +57,39 @@ def test_a_shoe_that_does_not_add_up_is_an_alarm_that_names_no_card(tmp_path: Pa
     assert payload.alarms == 1
     assert SECRET not in payload.model_dump_json()
     actor.journal.close()
+
+
+def test_a_broker_that_lost_its_retained_messages_gets_the_report_again(
+    tmp_path: Path, broker: Broker
+) -> None:
+    """mosquitto restarted without persistence has forgotten every retained
+    message: the station's own topics come back with its reconnect, and so
+    must the integrity report, though no look happened since."""
+    config = config_for(
+        '[[tables]]\nid = "rou"\ngame = "roulette"\n', tmp_path / "r.sqlite3", broker.port
+    )
+    with StationThread(config) as st:
+        assert st.station is not None
+        watch = st.station.watches["rou"]
+        st.wait_until(lambda: watch.checkpoint == "start")
+        first = Subscriber(broker.port, "+/+/rou/integrity")
+        try:
+            first.wait_for(lambda got: len(got) >= 1)
+        finally:
+            first.close()
+        broker.stop()
+        broker.start()
+        publisher = st.station.publishers["rou"]
+        st.wait_until(lambda: publisher.connected and publisher.connects >= 2, 30)
+        again = Subscriber(broker.port, "+/+/rou/integrity")
+        try:
+            again.wait_for(lambda got: len(got) >= 1, 15)  # sent again: live, or kept
+        finally:
+            again.close()
+        late = Subscriber(broker.port, "+/+/rou/integrity")
+        try:
+            [kept] = late.wait_for(lambda got: len(got) >= 1)
+            assert kept.retain
+            assert Integrity.model_validate_json(kept.payload).checkpoint == "start"
+        finally:
+            late.close()
