@@ -4,7 +4,8 @@ A ``follow``-stage listener feeds the table's `Monitor` from each
 `TableChange`: its records by journal seq, the settlements among its round
 events by message seq. At the station's start the table's stored journal is
 fed first, read with a read-only `Journal` in a worker thread while the table
-already runs (1,000,000 records take about 20 s: the loop must not wait on
+already runs (a table's 333,000 records take about 3 s, a million of a
+station's tables 8 s, benchmarks/integrity_watch.py: the loop must not wait on
 them); the changes that arrive meanwhile wait in a list and are fed after it,
 those the history already held passed over by their seqs. So a record fed
 twice (history, then live) counts once, and a restart keeps the counts.
