@@ -345,6 +345,12 @@ class IntegrityConfig(Strict):
         description="The significance level: the chance that a fair table shows any "
         "alarm in one report (the tests of a table are Bonferroni-corrected together).",
     )
+    spins_between_reports: int = Field(
+        500,
+        ge=1,
+        description="A roulette table's report (one look, docs/integrity.md) every this "
+        "many spins; also at each shoe's end and once a UTC day.",
+    )
 
 
 class HttpConfig(Strict):

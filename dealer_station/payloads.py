@@ -13,6 +13,7 @@ topic               retained  QoS     payload
 ``result``          yes       1       ``RoundEvent`` of the last ``round_settled``
 ``stats``           yes       1       ``Stats``: baccarat roads, roulette statistics
 ``journal/digest``  yes       1       ``JournalDigest``: the journal's chain head, daily
+``integrity``       yes       1       ``Integrity``: the integrity monitor's last report
 ==================  ========  ======  ===============================================
 
 Every payload carries the schema version ``v`` and the table id. Round events
@@ -102,12 +103,47 @@ class JournalDigest(Payload):
     hash: str = Field(description="that record's chain hash, hex SHA-256")
 
 
+class IntegrityFinding(BaseModel):
+    model_config = ConfigDict(extra="forbid", json_schema_serialization_defaults_required=True)
+
+    test: str = Field(description="wheel.pockets, shoe.composition, hold, ... (docs/integrity.md)")
+    subject: str = Field(description="the table, a dealer at it, a shoe or a day")
+    sample: int
+    statistic: float
+    p_value: float
+    adjusted: float = Field(description="the p-value after the Bonferroni correction")
+    alarm: bool
+    words: str = Field(description="the finding for a pit boss; it names no card")
+
+
+class Integrity(Payload):
+    """The integrity monitor's last report for the table (docs/integrity.md):
+    statistics only. A card is never named (a burnt card or a hole card may be
+    face down while a shoe is checked): the pit boss's page has the cards."""
+
+    game: str
+    variant: str | None
+    checkpoint: Literal["start", "shoe", "spins", "day"] = Field(
+        description="the look this report is: the station's start, a shoe's end, "
+        "every [integrity] spins_between_reports spins, a new UTC day"
+    )
+    records: int = Field(description="the table's last journal record the report counts")
+    level: float
+    correction: Literal["bonferroni"] = "bonferroni"
+    alarms: int = Field(description="findings at or below the level after the correction")
+    findings: list[IntegrityFinding] = Field(
+        description="every alarm, and each test's latest finding (a day's hold, a shoe's)"
+    )
+    not_run: list[str] = Field(description="tests whose sample is still below their minimum")
+
+
 PAYLOADS: dict[str, type[Payload]] = {
     "Availability": Availability,
     "RoundEvent": RoundEvent,
     "RoundState": RoundState,
     "Stats": Stats,
     "JournalDigest": JournalDigest,
+    "Integrity": Integrity,
 }
 
 
@@ -119,6 +155,7 @@ ROUND_EVENT = "round/event"
 RESULT = "result"
 STATS = "stats"
 JOURNAL_DIGEST = "journal/digest"
+INTEGRITY = "integrity"
 
 
 def device_topic(device: str) -> str:

@@ -22,6 +22,7 @@ from dealer_station.actor import TableActor
 from dealer_station.api.server import serve_http
 from dealer_station.config import StationConfig
 from dealer_station.croupier import SelfDrivingCroupier
+from dealer_station.integrity_watch import IntegrityWatch
 from dealer_station.journal import Journal
 from dealer_station.journal_digest import publish_daily
 from dealer_station.mqtt_publisher import TablePublisher
@@ -55,6 +56,15 @@ class Station:
             )
             for t in config.tables
         }
+        self.watches = {
+            tid: IntegrityWatch(
+                actor,
+                config.journal,
+                config.integrity.level,
+                config.integrity.spins_between_reports,
+            )
+            for tid, actor in self.actors.items()
+        }
         self.publishers: dict[str, TablePublisher] = {}
         self.shoes: dict[str, ShoeBridge] = {}
         self.cameras: dict[str, CameraBridge] = {}
@@ -72,6 +82,9 @@ class Station:
         for actor in self.actors.values():
             actor.recover()
         await strategy_advice.prepare((), (actor.state for actor in self.actors.values()))
+        for watch in self.watches.values():
+            # After the start's own records: the history it reads holds them.
+            watch.subscribe()
         tasks = [
             asyncio.create_task(actor.run(), name=f"table {tid}")
             for tid, actor in self.actors.items()
@@ -86,6 +99,8 @@ class Station:
                 )
                 publisher.start()
                 self.publishers[tid] = publisher
+                watching = self.watches[tid].run(publisher)
+                tasks.append(asyncio.create_task(watching, name=f"integrity {tid}"))
                 table_config = actor.config
                 if table_config.shoe is not None:
                     bridge = ShoeBridge(actor, table_config.shoe)

@@ -18,6 +18,7 @@ from dealer_station import __version__
 from dealer_station.api import (
     dealers,
     docs_page,
+    integrity,
     live,
     pages,
     pit_boss,
@@ -84,7 +85,17 @@ def create_app(station: Station) -> FastAPI:
         (a viewer's for a Prometheus), unless ``[http] metrics_open``."""
         return render(ctx.station, ctx.feeds)
 
-    for module in (tables, table_commands, pit_boss, dealers, sessions, live, pages, docs_page):
+    for module in (
+        tables,
+        table_commands,
+        pit_boss,
+        dealers,
+        integrity,
+        sessions,
+        live,
+        pages,
+        docs_page,
+    ):
         app.include_router(module.router)
     app.mount("/static", StaticFiles(directory=pages.WEB), name="static")
     app.mount(docs_page.ASSETS, docs_page.assets, name="docs-assets")

@@ -10,6 +10,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from dealer_station.api.feed import TableFeed
+from dealer_station.integrity_watch import current
 
 if TYPE_CHECKING:
     # The station imports this package to serve it: no import cycle at run time.
@@ -46,6 +47,9 @@ def render(station: Station, feeds: dict[str, TableFeed]) -> str:
     devices: list[Sample] = []
     link: list[Sample] = []
     frames: list[Sample] = []
+    integrity: list[Sample] = []
+    adjusted: list[Sample] = []
+    sample: list[Sample] = []
     for table, feed in feeds.items():
         t = {"table": table}
         for kind, event in (("opened", "round_opened"), ("settled", "round_settled")):
@@ -69,6 +73,18 @@ def render(station: Station, feeds: dict[str, TableFeed]) -> str:
         camera = station.cameras.get(table)
         if camera is not None:
             frames.append((t, camera.frames))
+        report = station.watches[table].report
+        if report is not None:
+            integrity.append((t, len(report.alarms)))
+            # Per test, its worst finding now (a dealer's, a day's): bounded labels.
+            worst: dict[str, tuple[float, int]] = {}
+            for v in current(report):
+                test = v.finding.test
+                if test not in worst or v.adjusted < worst[test][0]:
+                    worst[test] = (v.adjusted, v.finding.sample)
+            for test, (p, n) in sorted(worst.items()):
+                adjusted.append(({**t, "test": test}, p))
+                sample.append(({**t, "test": test}, n))
     lines = [
         *_family("rounds_total", "counter", "Rounds opened, settled, voided.", rounds),
         *_family("cards_total", "counter", "Cards dealt and burned.", cards),
@@ -90,5 +106,18 @@ def render(station: Station, feeds: dict[str, TableFeed]) -> str:
             "Wheel camera frames analysed; rate() of it is the frame rate.",
             frames,
         ),
+        *_family(
+            "integrity_alarms",
+            "gauge",
+            "Findings in alarm at the integrity monitor's last look.",
+            integrity,
+        ),
+        *_family(
+            "integrity_p_value",
+            "gauge",
+            "The lowest Bonferroni-adjusted p-value of each test at the last look.",
+            adjusted,
+        ),
+        *_family("integrity_sample", "gauge", "That finding's sample.", sample),
     ]
     return "\n".join(lines) + "\n"

@@ -1,4 +1,5 @@
-"""The pages: the console, the overlay, and an index linking them.
+"""The pages: the console, the overlay, the pit boss's integrity page, and an
+index linking them.
 
 Plain HTML, CSS and JavaScript from ``dealer_station/web`` (package data), served
 as they are: no build step, nothing fetched from elsewhere.
@@ -36,12 +37,19 @@ async def overlay(table: str, ctx: Context) -> FileResponse:
     return _page("overlay.html", table, ctx)
 
 
+@router.get("/integrity/{table}")
+async def integrity(table: str, ctx: Context) -> FileResponse:
+    """The pit boss's integrity page: its data needs a pit boss's token."""
+    return _page("integrity.html", table, ctx)
+
+
 @router.get("/", response_class=HTMLResponse)
 async def index(ctx: Context) -> str:
     rows = "".join(
         f"<li><b>{html.escape(t)}</b> ({html.escape(a.config.game)}): "
         f'<a href="/console/{html.escape(t)}">console</a> · '
-        f'<a href="/overlay/{html.escape(t)}">overlay</a></li>'
+        f'<a href="/overlay/{html.escape(t)}">overlay</a> · '
+        f'<a href="/integrity/{html.escape(t)}">integrity</a></li>'
         for t, a in ctx.station.actors.items()
     )
     return (

@@ -20,11 +20,6 @@ if TYPE_CHECKING:
     from dealer_station.integrity.monitor import Report
 
 
-# Inputs the monitor learns nothing from but the settlement they may cause
-# (docs/events.md): read only when they caused one.
-UNREAD_INPUTS = ("round_open", "bet", "bet_cancel", "bets_closed", "hold", "hold_release")
-
-
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "integrity",
@@ -50,7 +45,8 @@ def register(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from dealer_station.integrity.monitor import Monitor
-    from dealer_station.integrity.observations import event_of_payload, observe
+    from dealer_station.integrity.observations import observe
+    from dealer_station.integrity_journal import records, round_events
     from dealer_station.journal import Journal
 
     if not 0 < args.level < 0.5:
@@ -65,13 +61,11 @@ def run(args: argparse.Namespace) -> int:
         journal = Journal(args.db, read_only=True)
         try:
             for table in args.table or journal.tables():
-                settled: dict[int, list[dict[str, Any]]] = {}
-                for seq, payload in journal.messages_of_type(table, "round_settled"):
-                    settled.setdefault(seq, []).append(event_of_payload(json.loads(payload)))
-                for r in journal.records_but(table, UNREAD_INPUTS, "round_settled"):
+                caused = round_events(journal, table)
+                for r in records(journal, table):
                     if r.at < since:
                         continue
-                    events = settled.get(r.seq, ())
+                    events = [e for _, e in caused.get(r.seq, ())]
                     monitor.feed_all(
                         observe(r.table, r.at, r.source, r.kind, r.status, r.reason, r.body, events)
                     )

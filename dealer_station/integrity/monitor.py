@@ -36,6 +36,7 @@ from dealer_station.integrity.observations import (
     TableChosen,
 )
 from dealer_station.integrity.outcomes import BaccaratTally, BustTally
+from dealer_station.integrity.pictures import hold_pictures, wheel_pictures
 from dealer_station.integrity.shoe_audit import ShoeAudit
 from dealer_station.integrity.wheel import WheelTally
 
@@ -213,6 +214,18 @@ class Monitor:
                 t.busts.add(o)
         elif isinstance(o, DealerOn):
             t.dealer = o.dealer
+
+    def pictures(self, table: str) -> dict[str, Any]:
+        """The counts the pit boss's page draws for the table's game now
+        (``pictures``): the wheel's pockets and signatures, the days' hold."""
+        t = self._tables.get(table)
+        if t is None:
+            return {"game": None, "wheel": None, "hold": []}
+        return {
+            "game": t.game,
+            "wheel": wheel_pictures(t.wheel) if t.wheel is not None else None,
+            "hold": hold_pictures(t.hold) if t.hold is not None else [],
+        }
 
     def report(self, level: float) -> Report:
         out = []

@@ -167,6 +167,17 @@ def observe(
         code = body.get("code")
         if code == "shoe_empty":
             out.append(ShoeEnd(table, "empty", ()))
+    return out + of_round_events(table, at, events)
+
+
+def of_round_events(
+    table: str, at: str, events: Iterable[Mapping[str, Any]]
+) -> list[Observation]:
+    """What the round events written with a record at ``at`` tell the monitor
+    (who deals a round that opened, each settlement): a live table that has
+    fed a record already feeds the events of the same change on their own
+    (``integrity_watch``), so each is fed once."""
+    out: list[Observation] = []
     for event in events:
         if event.get("type") == "round_opened":
             dealer = event.get("dealt_by")

@@ -21,7 +21,7 @@ from support.station import StationThread, config_for
 
 from dealer_station import shoe_bridge, table_writes
 from dealer_station.journal import Record
-from dealer_station.payloads import Availability, RoundEvent, RoundState, Stats
+from dealer_station.payloads import Availability, Integrity, RoundEvent, RoundState, Stats
 from dealer_station.table_inputs import Command, Outcome
 from dealer_station.table_writes import WritingTable
 from drivers.shoe.simulator import FramedShoeSimulator
@@ -106,6 +106,7 @@ def test_baccarat_round_from_the_shoe_to_a_subscriber(
         "stats": Stats,
         "status": Availability,
         "device/shoe": Availability,
+        "integrity": Integrity,
     }
     for message in sub.messages:
         topic = message.topic.removeprefix("dealer-station/test/bac/")

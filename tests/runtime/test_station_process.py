@@ -58,7 +58,14 @@ def test_schema_lists_every_payload() -> None:
         capture_output=True, text=True, check=True,
     ).stdout  # fmt: skip
     schemas = json.loads(out)
-    assert set(schemas) == {"Availability", "RoundEvent", "RoundState", "Stats", "JournalDigest"}
+    assert set(schemas) == {
+        "Availability",
+        "RoundEvent",
+        "RoundState",
+        "Stats",
+        "JournalDigest",
+        "Integrity",
+    }
     event = schemas["RoundEvent"]
     assert {"v", "id", "seq", "table", "round", "type", "data"} <= set(event["required"])
     assert event["additionalProperties"] is False
