@@ -44,19 +44,7 @@ async def integrity(principal: PitBoss, actor: Table, ctx: Context) -> dict[str,
     }
     if report is not None:
         out["alarms"] = len(report.alarms)
-        out["findings"] = [
-            {
-                "test": v.finding.test,
-                "subject": v.finding.subject,
-                "sample": v.finding.sample,
-                "statistic": v.finding.statistic,
-                "p_value": v.finding.p_value,
-                "adjusted": v.adjusted,
-                "alarm": v.alarm,
-                "words": v.words(report.level),
-            }
-            for v in current(report)
-        ]
+        out["findings"] = [v.to_json(report.level) for v in current(report)]
         out["not_run"] = [
             {"test": s.test, "subject": s.subject, "sample": s.sample, "minimum": s.minimum}
             for t in report.tables

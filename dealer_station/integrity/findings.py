@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,6 +54,20 @@ class Verdict:
     finding: Finding
     adjusted: float  # the p-value after the correction (Bonferroni: m * p, at most 1)
     alarm: bool
+
+    def to_json(self, level: float) -> dict[str, Any]:
+        """The verdict as the command's --json, the topic and the page give it."""
+        f = self.finding
+        return {
+            "test": f.test,
+            "subject": f.subject,
+            "sample": f.sample,
+            "statistic": f.statistic,
+            "p_value": f.p_value,
+            "adjusted": self.adjusted,
+            "alarm": self.alarm,
+            "words": self.words(level),
+        }
 
     def words(self, level: float) -> str:
         """The finding for a pit boss: what was seen, how unlikely, what it is."""

@@ -134,19 +134,7 @@ class Report:
                     "game": t.game,
                     "variant": t.variant,
                     "problem": t.problem,
-                    "findings": [
-                        {
-                            "test": v.finding.test,
-                            "subject": v.finding.subject,
-                            "sample": v.finding.sample,
-                            "statistic": v.finding.statistic,
-                            "p_value": v.finding.p_value,
-                            "adjusted": v.adjusted,
-                            "alarm": v.alarm,
-                            "words": v.words(self.level),
-                        }
-                        for v in t.verdicts
-                    ],
+                    "findings": [v.to_json(self.level) for v in t.verdicts],
                     "skipped": [
                         {
                             "test": s.test,
