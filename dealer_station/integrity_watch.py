@@ -296,11 +296,15 @@ class IntegrityWatch:
                 if self.report is not None:
                     self._due.set()
             payload = self.payload() if up and self._due.is_set() else None
-            if payload is None:
-                continue
             topic = publisher.topics.full(INTEGRITY)
-            if publisher.link.publish(topic, payload.model_dump_json(), retain=True) is not None:
+            if payload is not None and (
+                publisher.link.publish(topic, payload.model_dump_json(), retain=True) is not None
+            ):
                 self._due.clear()
+            elif self._due.is_set():
+                # Due and not sent (the broker away): the set event would wake
+                # this loop at once, round and round, starving the table's loop.
+                await asyncio.sleep(RETRY_S)
 
 
 def current(report: Report) -> list[Verdict]:
