@@ -5,14 +5,13 @@ by hand, looked at every 100 spins."""
 
 from __future__ import annotations
 
-import random
 import re
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from support.broker import Broker
-from support.station_rig import SLOW, Rig, running, station_config
+from support.station_rig import SLOW, Rig, play_biased_wheel, running, station_config
 
 TABLE = "rou"
 
@@ -25,15 +24,7 @@ def rig(module_broker: Broker, tmp_path_factory: pytest.TempPathFactory) -> Iter
         workdir, module_broker.port, tables, integrity={"spins_between_reports": 100}
     )
     with running(config) as station:
-        rng = random.Random(3)
-        for i in range(200):
-            number = 17 if rng.random() < 0.25 else rng.randrange(37)
-            for event, source in (
-                ({"type": "round_open", "round": f"r{i}"}, "api"),
-                ({"type": "bets_closed"}, "api"),
-                ({"type": "wheel_result", "number": number}, "console"),
-            ):
-                assert station.command(TABLE, event, source=source).accepted
+        play_biased_wheel(station, TABLE, 200, seed=3)
         yield station
 
 

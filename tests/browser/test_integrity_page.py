@@ -7,14 +7,20 @@ Screenshots go to artifacts/screenshots/."""
 
 from __future__ import annotations
 
-import random
 from collections.abc import Iterator
 
 import pytest
 from playwright.sync_api import Page, expect
 from support.broker import running_broker
 from support.browser_pages import shot
-from support.station_rig import SLOW, TOKENS, Rig, running, station_config
+from support.station_rig import (
+    SLOW,
+    TOKENS,
+    Rig,
+    play_biased_wheel,
+    running,
+    station_config,
+)
 
 TABLE = "rou"
 
@@ -30,15 +36,7 @@ def rig(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Rig]:
             integrity={"spins_between_reports": 100},
         )
         with running(config) as station:
-            rng = random.Random(5)
-            for i in range(200):
-                number = 17 if rng.random() < 0.25 else rng.randrange(37)
-                for event, source in (
-                    ({"type": "round_open", "round": f"r{i}"}, "api"),
-                    ({"type": "bets_closed"}, "api"),
-                    ({"type": "wheel_result", "number": number}, "console"),
-                ):
-                    assert station.command(TABLE, event, source=source).accepted
+            play_biased_wheel(station, TABLE, 200, seed=5)
             yield station
 
 

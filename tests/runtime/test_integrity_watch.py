@@ -8,13 +8,13 @@ keep the counts and not raise it again."""
 from __future__ import annotations
 
 import asyncio
-import random
 from datetime import UTC, datetime
 from pathlib import Path
 
 from support.broker import Broker, Received, Subscriber
 from support.dealing import dealt_baccarat
 from support.station import StationThread, config_for
+from support.station_rig import biased_wheel
 
 from dealer_station.actor import TableActor
 from dealer_station.config import TableConfig
@@ -29,11 +29,6 @@ CONFIG = (
     f'[integrity]\nspins_between_reports = {EVERY}\n[[tables]]\nid = "{TABLE}"\ngame = "roulette"\n'
 )
 ARC1 = "integrity_wheel_arc1"
-
-
-def biased(n: int, seed: int = 7) -> list[int]:
-    rng = random.Random(seed)
-    return [17 if rng.random() < 0.25 else rng.randrange(37) for _ in range(n)]
 
 
 def spin(st: StationThread, i: int, number: int) -> int:
@@ -67,7 +62,7 @@ def spins_counted(st: StationThread) -> int:
 def test_a_biased_wheel_raises_its_alarm_at_a_checkpoint_once_and_retained(
     tmp_path: Path, broker: Broker
 ) -> None:
-    numbers = biased(3 * EVERY)
+    numbers = biased_wheel(3 * EVERY, 7)
     with StationThread(config_for(CONFIG, tmp_path / "j.sqlite3", broker.port)) as st:
         assert st.station is not None
         watch = st.station.watches[TABLE]
@@ -121,7 +116,7 @@ def test_a_biased_wheel_raises_its_alarm_at_a_checkpoint_once_and_retained(
 def test_a_restart_keeps_the_counts_and_does_not_raise_the_alarm_again(
     tmp_path: Path, broker: Broker
 ) -> None:
-    numbers = biased(3 * EVERY)
+    numbers = biased_wheel(3 * EVERY, 7)
     config = config_for(CONFIG, tmp_path / "j.sqlite3", broker.port)
     with StationThread(config) as st:
         for i, n in enumerate(numbers[:250]):

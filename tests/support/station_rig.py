@@ -8,6 +8,7 @@ a studio's would.
 from __future__ import annotations
 
 import asyncio
+import random
 import socket
 import threading
 import uuid
@@ -214,3 +215,21 @@ def running(config: StationConfig, wheels: Mapping[str, Path] | None = None) -> 
         yield rig
     finally:
         rig.stop()
+
+
+def biased_wheel(rounds: int, seed: int) -> list[int]:
+    """The numbers of a wheel that lands on 17 a quarter of the time."""
+    rng = random.Random(seed)
+    return [17 if rng.random() < 0.25 else rng.randrange(37) for _ in range(rounds)]
+
+
+def play_biased_wheel(station: Rig, table: str, rounds: int, seed: int) -> None:
+    """Play ``rounds`` roulette rounds at ``table``, the croupier entering the
+    numbers of `biased_wheel`."""
+    for i, number in enumerate(biased_wheel(rounds, seed)):
+        for event, source in (
+            ({"type": "round_open", "round": f"r{i}"}, "api"),
+            ({"type": "bets_closed"}, "api"),
+            ({"type": "wheel_result", "number": number}, "console"),
+        ):
+            assert station.command(table, event, source=source).accepted
