@@ -8,9 +8,9 @@
   dozen: so the hold runs on each day of 1,440 spins a day... here one spin a
   minute).
 - Baccarat: ``--tables`` tables of ``--shoes`` eight-deck shoes (20) dealt by
-  the real rules engine with the self-driving table's bets; at each shuffle the
-  cards left behind the cut card are counted out (``cards_left``), so the
-  composition is checked at every shoe's end; the shuffle, the winners, the
+  the real rules engine with the self-driving table's bets; at each cut card the
+  croupier counts the rest of the shoe out through the scanner (``count_out``),
+  so the composition is checked at every shoe's end; the shuffle, the winners, the
   naturals and the hold run too.
 
 Prints, per game, the share of tables with any alarm at all: the family-wise
@@ -26,7 +26,7 @@ from collections import Counter
 
 from dealer_station.autoplay import Autoplay
 from dealer_station.games import table
-from dealer_station.games.events import event_to_json
+from dealer_station.games.events import Shuffle, event_to_json
 from dealer_station.integrity.monitor import Monitor, Report
 from dealer_station.integrity.observations import Bet, DealerOn, Settled, Spin, TableChosen, observe
 
@@ -53,21 +53,16 @@ def fair_roulette(seed: int, spins: int) -> Monitor:
 
 
 def fair_baccarat(seed: int, shoes: int) -> Monitor:
-    auto = Autoplay("baccarat", seed=seed, table="b-1")
+    auto = Autoplay("baccarat", seed=seed, table="b-1", count_out=True)
     monitor = Monitor()
     state: table.TableState | None = None
     done = 0
     minute = 0
     while done <= shoes:
-        left = None
-        if state is not None and auto.shoe is not None and state.next_step().kind == "shuffle":
-            left = [str(c) for c in auto.shoe.cards]  # counted out before the shuffle
-            done += 1
         event = auto.next_event(state)
+        done += isinstance(event, Shuffle)
         state, outputs = table.apply(state, event)
         body = event_to_json(event)
-        if left is not None:
-            body["cards_left"] = left
         minute += 1
         at = f"2026-12-{1 + minute // (1440 * 60):02d}T00:00:00Z"
         monitor.feed_all(observe("b-1", at, "shoe", "event", "accepted", None, body, outputs))

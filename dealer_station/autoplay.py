@@ -20,6 +20,7 @@ from dealer_station.games.cards import Card, standard_deck
 from dealer_station.games.events import (
     CloseBets,
     CloseInsurance,
+    CountOut,
     DealCard,
     Decision,
     Event,
@@ -62,6 +63,9 @@ class Autoplay:
     # False when a real (or simulated) shoe deals: the autoplay then answers
     # every step but the cards.
     deals_cards: bool = True
+    # True: at the cut card the croupier counts the rest of the shoe out
+    # through the scanner before the shuffle (docs/integrity.md, "The shoe").
+    count_out: bool = False
     rng: random.Random = field(init=False)
     shoe: PhysicalShoe | None = field(init=False, default=None)
     _bets: list[PlaceBet] = field(init=False, default_factory=list)
@@ -77,7 +81,14 @@ class Autoplay:
             self.shoe.shuffle()
             return NewShoe()
         step = state.next_step()
-        if step.kind == "shuffle":
+        if step.kind == "shuffle" and self.count_out:
+            return CountOut()
+        if step.kind == "count_out":
+            if self.shoe is not None and self.shoe.cards:
+                return DealCard(self.shoe.cards.pop())
+            if self.shoe is None and state.shoe is not None and state.shoe.cards_left:
+                raise LookupError("the shoe reads the cards counted out")
+        if step.kind in ("shuffle", "count_out"):
             if self.shoe is not None:
                 self.shoe.shuffle()
             return Shuffle()

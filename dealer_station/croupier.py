@@ -40,7 +40,9 @@ class SelfDrivingCroupier:
         self.think_seconds = think_seconds
         self.close_bets_early = close_bets_early
         config = actor.config
-        self.autoplay = Autoplay(config.game, config.variant, seed, config.id, deals_cards=False)
+        self.autoplay = Autoplay(
+            config.game, config.variant, seed, config.id, deals_cards=False, count_out=True
+        )
         self.changed = asyncio.Event()
         actor.listeners.subscribe("follow", lambda _: self.changed.set())
 

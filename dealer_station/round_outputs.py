@@ -156,13 +156,17 @@ class RoundHeld:
 
 @dataclass(frozen=True, slots=True)
 class ShoeChanged:
-    """A new shoe or a shuffle: the shoe is whole again (``cards`` in it)."""
+    """A new shoe or a shuffle: the shoe is whole again (``cards`` in it);
+    ``counted_out``: the cards of the old shoe read in its count-out, if any."""
 
     type: Literal["new_shoe", "shuffle"]
     cards: int
+    counted_out: int | None = None
 
     def data(self) -> Output:
-        return {"cards": self.cards}
+        if self.counted_out is None:
+            return {"cards": self.cards}
+        return {"cards": self.cards, "counted_out": self.counted_out}
 
 
 @dataclass(frozen=True, slots=True)

@@ -44,6 +44,7 @@ STEP_TEXT: dict[StepKind, str] = {
     "round_open": "OPEN BETS",
     "bets": "BETS OPEN",
     "shuffle": "SHUFFLE: CUT CARD OUT",
+    "count_out": "COUNT OUT: READ THE REST OF THE SHOE, THEN SHUFFLE",
     "settled": "ROUND OVER",
     "insurance": "INSURANCE OFFERED",
     "wheel": "NO MORE BETS: SPIN",
@@ -150,6 +151,7 @@ def table_view(state: TableState) -> dict[str, Any]:
         view["shoe"] = {
             "cards_left": state.shoe.cards_left,
             "cut_card_out": state.shoe.cut_card_reached,
+            "counted_out": state.counted,
         }
     rnd = state.round
     if rnd is None:

@@ -22,8 +22,9 @@ A noisy line refuses the same way thousands of times: the first refusal is
 journaled and alarmed at once, the repeats of the next `REFUSALS_WINDOW_S` are
 counted and journaled as one alarm with the count.
 
-The indicator follows what the table waits for: green when a card is due, red
-otherwise, and red before the bridge lets go of the shoe.
+The indicator follows what the table waits for: green when a card is due (or,
+during a count-out, while the shoe still holds cards), red otherwise, and red
+before the bridge lets go of the shoe.
 """
 
 from __future__ import annotations
@@ -298,7 +299,9 @@ class ShoeBridge:
             or change.state is None
         ):
             return
-        green = change.state.next_step().kind == "card"
+        kind = change.state.next_step().kind
+        shoe = change.state.shoe
+        green = kind == "card" or (kind == "count_out" and shoe is not None and shoe.cards_left > 0)
         if green != self.green:
             self.green = green
             self.link.set_indicator(Indicator.GREEN if green else Indicator.RED)

@@ -101,6 +101,14 @@ async def shuffle(principal: Dealer, actor: Table, write: WriteHeaders) -> JSONR
     return await send(actor, principal, {"type": "shuffle"}, write=write)
 
 
+@router.post("/tables/{table}/shoe/count_out", response_model=Accepted)
+async def count_out(principal: Dealer, actor: Table, write: WriteHeaders) -> JSONResponse:
+    """Count the shoe out: until the shuffle or the new shoe, every card the
+    scanner reads is counted, dealt to no one, so the shoe's check at its end
+    finds a missing card (docs/integrity.md, "The shoe")."""
+    return await send(actor, principal, {"type": "count_out"}, write=write)
+
+
 @router.post("/tables/{table}/shoe/burn", response_model=Accepted)
 async def burn(
     principal: Dealer, actor: Table, write: WriteHeaders, body: CardBody

@@ -20,7 +20,16 @@ StateT = TypeVar("StateT")
 
 
 StepKind = Literal[
-    "round_open", "bets", "card", "decision", "insurance", "wheel", "settled", "shuffle", "pit_boss"
+    "round_open",
+    "bets",
+    "card",
+    "decision",
+    "insurance",
+    "wheel",
+    "settled",
+    "shuffle",
+    "count_out",
+    "pit_boss",
 ]
 
 
@@ -31,7 +40,8 @@ class NextStep:
     ``kind`` is one of ``round_open`` (no round yet), ``bets`` (the betting
     window is open), ``card`` (a card is due), ``decision`` (a player must
     decide), ``insurance``, ``wheel`` (a spin result is due), ``settled`` (the
-    round is over), ``shuffle`` (the cut card is out) or ``pit_boss`` (the round
+    round is over), ``shuffle`` (the cut card is out), ``count_out`` (the
+    rest of the shoe is being read, until a shuffle or a new shoe) or ``pit_boss`` (the round
     holds for one; where the card a pit boss enters goes, as for ``card``).
 
     Where it goes is ``box`` and ``hand`` (counted from 0, as the engine and

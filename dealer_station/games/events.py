@@ -42,6 +42,17 @@ class Shuffle:
 
 
 @dataclass(frozen=True, slots=True)
+class CountOut:
+    """The croupier feeds the cards the shoe still holds through the scanner
+    before it is shuffled or changed, so that the cards seen and the cards
+    counted can be checked against the shoe's composition (docs/integrity.md,
+    "The shoe"). Between rounds; until the shuffle or the new shoe, every card
+    the scanner reads is counted, none is dealt."""
+
+    type = "count_out"
+
+
+@dataclass(frozen=True, slots=True)
 class OpenRound:
     """Open a round. ``needs_dealer``: refused (``no_dealer``) while no dealer
     is signed on, for a table whose config requires one (``require_dealer``)."""
@@ -171,6 +182,7 @@ Event = (
     SelectTable
     | NewShoe
     | Shuffle
+    | CountOut
     | OpenRound
     | PlaceBet
     | CancelBet

@@ -67,6 +67,11 @@ class Shoe:
     def burn(self, card: Card) -> Shoe:
         return replace(self, remaining=self._take(card), burned=self.burned + 1)
 
+    def unread(self) -> Shoe:
+        """A card out of the shoe that nobody could read: one fewer left, of a
+        kind nobody knows, so the composition still counts it."""
+        return replace(self, burned=self.burned + 1)
+
     def reshuffled(self) -> Shoe:
         return Shoe.new(self.decks, self.cut_card_at)
 

@@ -16,6 +16,7 @@ from dealer_station.games.events import (
     BurnCard,
     CardUnread,
     ChangeDealer,
+    CountOut,
     DealCard,
     Event,
     HoldRound,
@@ -61,6 +62,9 @@ class TableState:
     # its settlement; None: nobody signed on.
     dealer: str | None = None
     round_dealer: str | None = None
+    # Cards read since a count-out began (a CountOut), until the shuffle or the
+    # new shoe; None: no count-out under way.
+    counted: int | None = None
 
     @property
     def round_over(self) -> bool:
@@ -94,6 +98,8 @@ class TableState:
         if self.hold:
             # Where the card the pit boss enters goes; ``hold`` says why.
             return replace(self._card_due(), kind="pit_boss")
+        if self.counted is not None:
+            return NextStep("count_out")
         if self.round is None:
             return NextStep("round_open")
         step = self.setup.engine.next_step(self.round)
@@ -114,8 +120,18 @@ def select_table(event: SelectTable) -> TableState:
     return TableState(event.table, event.game, setup, shoe)
 
 
-def _fresh_shoe(state: TableState) -> Shoe | None:
-    return None if state.shoe is None else state.shoe.reshuffled()
+def _count(state: TableState, event: DealCard | CardUnread | BurnCard) -> tuple[
+        TableState, list[Output]]:
+    """A card read during a count-out: out of the shoe, dealt to no one. One the
+    shoe cannot hold is refused as when dealt (``impossible_card``), so the
+    journal keeps it as a refused card and the shoe's check finds it; an unread
+    one is counted, of unknown value."""
+    assert state.shoe is not None and state.counted is not None
+    shoe = state.shoe.unread() if isinstance(event, CardUnread) else state.shoe.burn(event.card)
+    counted = state.counted + 1
+    return replace(state, shoe=shoe, counted=counted), [
+        {"type": "counted", "cards": counted, "cards_left": shoe.cards_left}
+    ]
 
 
 def apply(state: TableState | None, event: Event) -> tuple[TableState, list[Output]]:
@@ -145,9 +161,24 @@ def apply(state: TableState | None, event: Event) -> tuple[TableState, list[Outp
             raise Rejected("no_shoe", f"{state.game} is played without cards")
         if not state.round_over:
             raise Rejected("round_in_progress", "a shoe is changed between rounds")
-        return replace(state, shoe=state.shoe.reshuffled()), [
-            {"type": event.type, "cards": state.shoe.size}
+        changed: Output = {"type": event.type, "cards": state.shoe.size}
+        if state.counted is not None:
+            changed["counted_out"] = state.counted
+        return replace(state, shoe=state.shoe.reshuffled(), counted=None), [changed]
+
+    if isinstance(event, CountOut):
+        if state.shoe is None:
+            raise Rejected("no_shoe", f"{state.game} is played without cards")
+        if not state.round_over:
+            raise Rejected("round_in_progress", "the shoe is counted out between rounds")
+        if state.counted is not None:
+            raise Rejected("counting_out", "the count-out is under way: read the rest of the shoe")
+        return replace(state, counted=0), [
+            {"type": "count_out_started", "cards_left": state.shoe.cards_left}
         ]
+
+    if state.counted is not None and isinstance(event, DealCard | CardUnread | BurnCard):
+        return _count(state, event)
 
     if isinstance(event, BurnCard):
         if state.shoe is None:
@@ -163,6 +194,10 @@ def apply(state: TableState | None, event: Event) -> tuple[TableState, list[Outp
     if isinstance(event, OpenRound):
         if not state.round_over:
             raise Rejected("round_in_progress", "the current round is not over")
+        if state.counted is not None:
+            raise Rejected(
+                "counting_out", "the shoe is being counted out: shuffle or bring a new shoe first"
+            )
         if event.needs_dealer and state.dealer is None:
             raise Rejected("no_dealer", "this table opens no round until a dealer signs on")
         shoe = state.shoe

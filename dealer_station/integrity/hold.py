@@ -1,5 +1,6 @@
-"""The hold: what the house kept of what was staked, per table per day,
-against what the variant's odds make of the bets actually placed.
+"""The hold: what the house kept of what was staked, per table per day and
+per dealer (over every round the dealer opened), against what the variant's
+odds make of the bets actually placed.
 
 For each settled round the rules give the house's net as a function of the
 outcome, so its mean and variance are exact:
@@ -35,7 +36,8 @@ from dealer_station.integrity.findings import Finding, Skipped
 from dealer_station.integrity.observations import Bet, Settled
 from dealer_station.integrity.tails import normal_two_sided
 
-MIN_ROUNDS_PER_DAY: Final = 100
+# A day's rounds, or a dealer's: enough for the normal tail of their sum.
+MIN_ROUNDS: Final = 100
 Z_95: Final = 1.959964
 
 Moments = Callable[[Sequence[Bet]], tuple[float, float]]
@@ -124,7 +126,10 @@ def baccarat_moments(variant: str, decks: int | None) -> Moments:
 
 
 @dataclass(slots=True)
-class _Day:
+class Tally:
+    """The rounds of a day or of a dealer: what was staked and kept, and what
+    the odds expect of those bets."""
+
     rounds: int = 0
     staked: float = 0.0
     house: float = 0.0
@@ -136,72 +141,90 @@ class _Day:
 @dataclass(slots=True)
 class HoldTally:
     moments: Moments | None  # None: the game's hold is shown, not tested
-    days: dict[str, _Day] = field(default_factory=dict)
+    days: dict[str, Tally] = field(default_factory=dict)
+    # By the round's dealer (``round_opened``'s ``dealt_by``; None: nobody signed on).
+    dealers: dict[str | None, Tally] = field(default_factory=dict)
 
-    def add(self, settled: Settled) -> None:
-        day = self.days.get(settled.day)
-        if day is None:
-            day = self.days[settled.day] = _Day()
-        day.rounds += 1
-        for bet in settled.bets:
-            day.staked += bet.stake
-            day.house += bet.stake - bet.returns
+    def add(self, settled: Settled, dealer: str | None = None) -> None:
+        priced = None
         if self.moments is not None:
             try:
-                mean, var = self.moments(settled.bets)
+                priced = self.moments(settled.bets)
             except (KeyError, AttributeError, Rejected):
-                day.unpriced += 1
-                return
-            day.mean += mean
-            day.var += var
+                priced = None
+        for tally in (
+            self.days.setdefault(settled.day, Tally()),
+            self.dealers.setdefault(dealer, Tally()),
+        ):
+            tally.rounds += 1
+            for bet in settled.bets:
+                tally.staked += bet.stake
+                tally.house += bet.stake - bet.returns
+            if priced is not None:
+                tally.mean += priced[0]
+                tally.var += priced[1]
+            elif self.moments is not None:
+                tally.unpriced += 1
 
     def findings(self, table: str) -> tuple[list[Finding], list[Skipped]]:
         found: list[Finding] = []
         skipped: list[Skipped] = []
-        for date, day in sorted(self.days.items()):
-            if day.unpriced:
-                found.append(
-                    Finding(
-                        "hold.bets",
-                        f"{table} on {date}",
-                        day.rounds,
-                        float(day.unpriced),
-                        0.0,
-                        f"ALARM: {table} on {date}: {day.unpriced} settlement(s) name a bet "
-                        "this variant does not have: the journal or the rules were changed. "
-                        "Have the journal verified and the variant file checked",
-                        exact=True,
-                    )
-                )
+        subjects = [("hold", f"{table} on {date}", t) for date, t in sorted(self.days.items())]
+        subjects += [
+            ("hold.dealer", f"{table}, dealer {dealer or 'unknown'}", t)
+            for dealer, t in sorted(self.dealers.items(), key=lambda d: str(d[0]))
+        ]
+        for test, subject, tally in subjects:
+            if tally.unpriced:
+                if test == "hold":  # the same settlements, said once: by their day
+                    found.append(_unpriced(subject, tally))
                 continue
-            subject = f"{table} on {date}"
             if self.moments is None:
-                hold = 100.0 * day.house / day.staked if day.staked else 0.0
-                why = (
-                    f"the house kept {day.house:,.2f} of {day.staked:,.2f} staked over "
-                    f"{day.rounds:,} rounds ({hold:.2f}%): this game's hold depends "
-                    "on how the players play"
-                )
-                skipped.append(Skipped("hold", subject, day.rounds, 0, why))
+                skipped.append(Skipped(test, subject, tally.rounds, 0, _untested_why(tally)))
                 continue
-            if day.rounds < MIN_ROUNDS_PER_DAY or day.var <= 0:
-                skipped.append(Skipped("hold", subject, day.rounds, MIN_ROUNDS_PER_DAY))
+            if tally.rounds < MIN_ROUNDS or tally.var <= 0:
+                skipped.append(Skipped(test, subject, tally.rounds, MIN_ROUNDS))
                 continue
-            sd = math.sqrt(day.var)
-            z = (day.house - day.mean) / sd
-            share = 100.0 / day.staked
-            found.append(
-                Finding(
-                    "hold",
-                    subject,
-                    day.rounds,
-                    z,
-                    normal_two_sided(z),
-                    f"{table} on {date}: the house kept {day.house:,.2f} of {day.staked:,.2f} "
-                    f"staked over {day.rounds:,} rounds, a hold of {day.house * share:.2f}%, "
-                    f"where the odds give {day.mean * share:.2f}% "
-                    f"(95% between {(day.mean - Z_95 * sd) * share:.2f}% and "
-                    f"{(day.mean + Z_95 * sd) * share:.2f}%): z = {z:+.2f}",
-                )
-            )
+            found.append(_hold_finding(test, subject, tally))
         return found, skipped
+
+
+def _unpriced(subject: str, tally: Tally) -> Finding:
+    return Finding(
+        "hold.bets",
+        subject,
+        tally.rounds,
+        float(tally.unpriced),
+        0.0,
+        f"ALARM: {subject}: {tally.unpriced} settlement(s) name a bet "
+        "this variant does not have: the journal or the rules were changed. "
+        "Have the journal verified and the variant file checked",
+        exact=True,
+    )
+
+
+def _untested_why(tally: Tally) -> str:
+    hold = 100.0 * tally.house / tally.staked if tally.staked else 0.0
+    return (
+        f"the house kept {tally.house:,.2f} of {tally.staked:,.2f} staked over "
+        f"{tally.rounds:,} rounds ({hold:.2f}%): this game's hold depends "
+        "on how the players play"
+    )
+
+
+def _hold_finding(test: str, subject: str, tally: Tally) -> Finding:
+    sd = math.sqrt(tally.var)
+    z = (tally.house - tally.mean) / sd
+    share = 100.0 / tally.staked
+    return Finding(
+        test,
+        subject,
+        tally.rounds,
+        z,
+        normal_two_sided(z),
+        f"{subject}: the house kept {tally.house:,.2f} of {tally.staked:,.2f} "
+        f"staked over {tally.rounds:,} rounds, a hold of {tally.house * share:.2f}%, "
+        f"where the odds give {tally.mean * share:.2f}% "
+        f"(95% between {(tally.mean - Z_95 * sd) * share:.2f}% and "
+        f"{(tally.mean + Z_95 * sd) * share:.2f}%): z = {z:+.2f}",
+    )

@@ -27,6 +27,7 @@ from dealer_station.integrity.hold import HoldTally, baccarat_moments, roulette_
 from dealer_station.integrity.observations import (
     BaccaratCoup,
     CardOut,
+    CountingOut,
     DealerHand,
     DealerOn,
     Observation,
@@ -36,7 +37,7 @@ from dealer_station.integrity.observations import (
     TableChosen,
 )
 from dealer_station.integrity.outcomes import BaccaratTally, BustTally
-from dealer_station.integrity.pictures import hold_pictures, wheel_pictures
+from dealer_station.integrity.pictures import dealer_hold_pictures, hold_pictures, wheel_pictures
 from dealer_station.integrity.shoe_audit import ShoeAudit
 from dealer_station.integrity.wheel import WheelTally
 
@@ -188,12 +189,15 @@ class Monitor:
         elif isinstance(o, CardOut):
             if t.shoe is not None:
                 t.shoe.add(o)
+        elif isinstance(o, CountingOut):
+            if t.shoe is not None:
+                t.shoe.counting_out(o)
         elif isinstance(o, ShoeEnd):
             if t.shoe is not None:
                 t.shoe.end(o.table, o)
         elif isinstance(o, Settled):
             if t.hold is not None:
-                t.hold.add(o)
+                t.hold.add(o, t.dealer)
         elif isinstance(o, BaccaratCoup):
             if t.baccarat is not None:
                 t.baccarat.add(o)
@@ -208,11 +212,12 @@ class Monitor:
         (``pictures``): the wheel's pockets and signatures, the days' hold."""
         t = self._tables.get(table)
         if t is None:
-            return {"game": None, "wheel": None, "hold": []}
+            return {"game": None, "wheel": None, "hold": [], "dealers": []}
         return {
             "game": t.game,
             "wheel": wheel_pictures(t.wheel) if t.wheel is not None else None,
             "hold": hold_pictures(t.hold) if t.hold is not None else [],
+            "dealers": dealer_hold_pictures(t.hold) if t.hold is not None else [],
         }
 
     def report(self, level: float) -> Report:

@@ -19,8 +19,10 @@ where present (docs/integrity.md lists them for the vision side):
   ``ball_revolutions``, kept with the spin. Who dealt a round is the
   ``dealt_by`` of its ``round_opened`` (a dealer change during a round applies
   from the next one, docs/decisions.md);
-- on ``shuffle`` and ``new_shoe``: ``cards_left`` (the cards of the old shoe
-  that were never read, counted out at its end).
+
+A shoe's cards never dealt are known when the croupier counted them out
+through the scanner (a ``count_out`` before the shuffle: they come out as
+cards, in the order read, and leave none) or the shoe said it was empty.
 """
 
 from __future__ import annotations
@@ -65,6 +67,14 @@ class CardOut:
     burned: bool = False
     refused: bool = False
     manual: bool = False  # entered by a pit boss for the unread card before it
+
+
+@dataclass(frozen=True, slots=True)
+class CountingOut:
+    """The croupier began reading the rest of the shoe through the scanner
+    (``count_out``): at the shoe's end no card is left unread."""
+
+    table: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,7 +134,15 @@ class DealerOn:
 
 
 Observation = (
-    TableChosen | Spin | CardOut | ShoeEnd | Settled | BaccaratCoup | DealerHand | DealerOn
+    TableChosen
+    | Spin
+    | CardOut
+    | CountingOut
+    | ShoeEnd
+    | Settled
+    | BaccaratCoup
+    | DealerHand
+    | DealerOn
 )
 
 POCKETS_TOP: Final = 36
@@ -205,15 +223,15 @@ def _accepted(table: str, kind_of: object, body: Mapping[str, Any]) -> list[Obse
         return [CardOut(table, str(body["card"]), burned=True)]
     if kind_of == "card_unread":
         return [CardOut(table, None)]
+    if kind_of == "count_out":
+        return [CountingOut(table)]
     if kind_of == "wheel_result":
         number = body.get("number")
         if not _pocket(number):
             return []  # the rules accept none such: a journal edited by hand
         return [_spin(table, body)]
     if isinstance(kind_of, str) and kind_of in _SHOE_ENDS:
-        left = body.get("cards_left")
-        counted = tuple(str(c) for c in left) if isinstance(left, list) else None
-        end: list[Observation] = [ShoeEnd(table, _SHOE_ENDS[kind_of], counted)]
+        end: list[Observation] = [ShoeEnd(table, _SHOE_ENDS[kind_of])]
         if kind_of == "table":
             decks = body.get("decks")
             variant = body.get("variant")

@@ -11,7 +11,7 @@ import math
 from typing import Any, Final
 
 from dealer_station.games.roulette_layout import WHEEL_ORDER
-from dealer_station.integrity.hold import Z_95, HoldTally
+from dealer_station.integrity.hold import Z_95, HoldTally, Tally
 from dealer_station.integrity.wheel import POCKETS, WheelTally
 
 # The band drawn around a pocket's expected count: 99% of a fair pocket's
@@ -55,23 +55,30 @@ def wheel_pictures(wheel: WheelTally) -> dict[str, Any]:
     }
 
 
+def _hold(hold: HoldTally, tally: Tally) -> dict[str, Any]:
+    share = 100.0 / tally.staked if tally.staked else 0.0
+    priced = hold.moments is not None and tally.var > 0 and not tally.unpriced
+    sd = math.sqrt(tally.var) if priced else 0.0
+    return {
+        "rounds": tally.rounds,
+        "staked": tally.staked,
+        "hold": tally.house * share,
+        "expected": tally.mean * share if priced else None,
+        "low": (tally.mean - Z_95 * sd) * share if priced else None,
+        "high": (tally.mean + Z_95 * sd) * share if priced else None,
+    }
+
+
 def hold_pictures(hold: HoldTally) -> list[dict[str, Any]]:
     """Each UTC day's hold in percent of the stakes, against the odds' figure
     and its 95% interval (None where the game's hold is not tested)."""
-    out = []
-    for date, day in sorted(hold.days.items()):
-        share = 100.0 / day.staked if day.staked else 0.0
-        priced = hold.moments is not None and day.var > 0 and not day.unpriced
-        sd = math.sqrt(day.var) if priced else 0.0
-        out.append(
-            {
-                "day": date,
-                "rounds": day.rounds,
-                "staked": day.staked,
-                "hold": day.house * share,
-                "expected": day.mean * share if priced else None,
-                "low": (day.mean - Z_95 * sd) * share if priced else None,
-                "high": (day.mean + Z_95 * sd) * share if priced else None,
-            }
-        )
-    return out
+    return [{"day": date, **_hold(hold, day)} for date, day in sorted(hold.days.items())]
+
+
+def dealer_hold_pictures(hold: HoldTally) -> list[dict[str, Any]]:
+    """Each dealer's hold over the rounds they opened, as a day's (``dealer``
+    None: rounds opened with nobody signed on)."""
+    return [
+        {"dealer": dealer, **_hold(hold, tally)}
+        for dealer, tally in sorted(hold.dealers.items(), key=lambda d: str(d[0]))
+    ]

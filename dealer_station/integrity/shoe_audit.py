@@ -6,7 +6,8 @@ be exactly the shoe's decks: ``decks`` of each of the 52 cards. A card seen
 more often than the shoe holds is an extra card (a foreign card, a
 duplicate, or a misread); a card short is a missing one. The cards never read
 are known when the shoe was emptied through the scanner (the shoe says
-``empty``) or counted out (``cards_left`` on the shuffle). An extra card
+``empty``) or counted out through it (a ``count_out`` before the shuffle:
+the rest of the shoe comes out as cards, and none is left). An extra card
 needs no count and is checked at every shoe's end; a missing one only where
 the rest was counted. A card that passed the scanner unread and was never
 entered is a card of unknown value: as many missing cards as such unknown
@@ -39,7 +40,7 @@ from typing import Final
 
 from dealer_station.games.cards import RANKS, SUITS
 from dealer_station.integrity.findings import Finding, Skipped
-from dealer_station.integrity.observations import CardOut, ShoeEnd
+from dealer_station.integrity.observations import CardOut, CountingOut, ShoeEnd
 from dealer_station.integrity.tails import poisson_sf
 
 KINDS: Final = tuple(r + s for s in SUITS for r in RANKS)
@@ -52,6 +53,7 @@ MIN_SHUFFLE_CARDS: Final = 20
 class _ShoeSeen:
     order: list[str | None] = field(default_factory=list)  # None: read as unreadable
     refused: int = 0
+    counted_out: bool = False  # the rest was read through the scanner: none left
 
 
 @dataclass(slots=True)
@@ -74,9 +76,14 @@ class ShoeAudit:
         order.append(card.card)
         self.shoe.refused += card.refused
 
+    def counting_out(self, _: CountingOut) -> None:
+        self.shoe.counted_out = self.started
+
     def end(self, table: str, end: ShoeEnd) -> None:
         """The shoe is done: check it, and keep its order for the next one's test."""
         seen = self.shoe.order
+        if end.cards_left is None and self.shoe.counted_out:
+            end = ShoeEnd(end.table, end.why, ())
         if end.why == "removed" and end.cards_left is None:
             return  # the same shoe goes back: nothing to check yet, nothing ends
         if not self.started:

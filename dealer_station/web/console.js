@@ -33,6 +33,7 @@ const REASON_WORDS = {
   no_round: "No round is open: OPEN BETS first",
   round_in_progress: "A round is in play: finish or void it first",
   shuffle_due: "The cut card is out: SHUFFLE first",
+  counting_out: "The shoe is being counted out: read the rest, then SHUFFLE or NEW SHOE",
   misdeal: "No card is due",
   round_held: "The round holds: pit boss",
   no_shoe: "This game has no shoe",
@@ -156,7 +157,10 @@ function render() {
   dev("dev-camera", live.devices.camera === "online", "CAMERA", live.devices.camera === undefined);
   dev("dev-broker", live.station && live.station.broker === "online", "BROKER");
   renderDealer(s);
-  $("shoe-left").textContent = s && s.shoe ? `${s.shoe.cards_left} CARDS${s.shoe.cut_card_out ? " · CUT CARD OUT" : ""}` : "";
+  const counting = s && s.shoe && s.shoe.counted_out !== null && s.shoe.counted_out !== undefined;
+  $("shoe-left").textContent = !s || !s.shoe ? ""
+    : counting ? `COUNTED ${s.shoe.counted_out} · ${s.shoe.cards_left} TO READ`
+    : `${s.shoe.cards_left} CARDS${s.shoe.cut_card_out ? " · CUT CARD OUT" : ""}`;
   if (!s) return;
   document.body.dataset.game = s.game;
   renderBanner(s);
@@ -197,7 +201,8 @@ function suggested(s) {
   if (kind === "bets") return ["close"];
   if (kind === "insurance") return ["deal"];
   if (kind === "wheel") return ["result"];
-  if (kind === "shuffle") return ["shuffle"];
+  if (kind === "shuffle") return ["count_out", "shuffle"];
+  if (kind === "count_out") return ["shuffle", "new_shoe"];
   if (kind === "pit_boss") return ["pit"];
   return [];
 }
@@ -561,6 +566,7 @@ const ACTIONS = {
   close: () => command("/round/close-bets"),
   deal: () => command("/round/deal"),
   shuffle: () => command("/shoe/shuffle"),
+  count_out: () => command("/shoe/count_out"),
   new_shoe: () => command("/shoe/new"),
   burn: () => pickCard("BURN CARD", async (card) => { if (await command("/shoe/burn", { card })) modal.close(); }),
   result: () => pickNumber("WINNING NUMBER", async (number) => { if (await command("/wheel/result", { number })) modal.close(); }),

@@ -58,7 +58,9 @@
     svg.append(node("text", { x: 2, y: H - bottom }, "0"));
   }
 
-  function holdPicture(svg, days) {
+  // Each row a day (``label``: its date) or a dealer: the hold (dot) against
+  // the odds' figure (line) and its 95% interval (bar).
+  function holdPicture(svg, days, label) {
     svg.replaceChildren();
     const W = 740, H = 220, left = 40, bottom = 20, top = 8;
     svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
@@ -75,10 +77,10 @@
       }
       const out = d.low !== null && (d.hold < d.low || d.hold > d.high);
       const dot = node("circle", { class: out ? "day out" : "day", cx: x, cy: y(d.hold), r: 5,
-        "data-day": d.day });
-      dot.append(node("title", {}, `${d.day}: ${d.hold.toFixed(2)}% over ${d.rounds} rounds`));
+        "data-label": label(d) });
+      dot.append(node("title", {}, `${label(d)}: ${d.hold.toFixed(2)}% over ${d.rounds} rounds`));
       svg.append(dot);
-      svg.append(node("text", { x, y: H - 6, "text-anchor": "middle" }, d.day.slice(5)));
+      svg.append(node("text", { x, y: H - 6, "text-anchor": "middle" }, label(d)));
     });
     svg.append(node("text", { x: 2, y: y(hi) + 10 }, `${hi.toFixed(1)}%`));
     svg.append(node("text", { x: 2, y: y(lo) }, `${lo.toFixed(1)}%`));
@@ -118,7 +120,10 @@
     }
     const days = page.pictures.hold;
     $("hold-picture").hidden = days.length === 0;
-    if (days.length) holdPicture($("hold"), days);
+    if (days.length) holdPicture($("hold"), days, (d) => d.day.slice(5));
+    const byDealer = page.pictures.dealers;
+    $("dealer-hold-picture").hidden = byDealer.length === 0;
+    if (byDealer.length) holdPicture($("dealer-hold"), byDealer, (d) => d.dealer || "unknown");
 
     const list = $("findings");
     list.replaceChildren();

@@ -84,11 +84,15 @@ def test_a_living_idle_station_keeps_the_light_and_a_dead_one_leaves_it_red(
         )
         try:
             wait_for(lambda: sim.indicator == Indicator.GREEN, "a card due: green")
+            # The shoe may have gone red by itself before the station started
+            # (under load the start can outlast the shoe's timeout): that is the
+            # shoe being right. From the station's green on, it must not.
+            since_green = len(sim.indicator_log) - 1
             # Nobody draws: the station sends nothing but its keepalive, for
             # twice the shoe's timeout.
             time.sleep(2 * sim.station_silence)
             assert sim.indicator == Indicator.GREEN
-            assert RED_BY_ITSELF not in sim.indicator_log
+            assert RED_BY_ITSELF not in sim.indicator_log[since_green:]
             process.send_signal(signal.SIGKILL)
             process.wait(timeout=WAIT_S)
             wait_for(lambda: sim.indicator == Indicator.RED, "red by itself")

@@ -57,6 +57,8 @@ def test_the_page_draws_a_hot_pocket_outside_the_fair_band(rig: Rig, page: Page)
     tallest = max(heights, key=lambda h: h[1])
     assert tallest[0] == "17"
     expect(page.locator("#hold circle.day")).to_have_count(1)
+    # Nobody signed on: every round is the unknown dealer's.
+    expect(page.locator('#dealer-hold circle.day[data-label="unknown"]')).to_have_count(1)
     assert "#token" not in page.url  # the token left the address bar
     shot(page, "integrity-page")
 

@@ -20,6 +20,7 @@ from dealer_station.input_identity import SpinReading, journal_keys
 from dealer_station.integrity.monitor import Monitor
 from dealer_station.integrity.observations import (
     CardOut,
+    CountingOut,
     DealerHand,
     Observation,
     Settled,
@@ -127,9 +128,9 @@ def test_refused_and_unread_cards_and_an_emptied_shoe() -> None:
     assert one("alarm", "note", None, {"code": "shoe_empty", "message": "..."}) == [
         ShoeEnd("t-1", "empty", ())
     ]
-    assert one("event", "accepted", None, {"type": "shuffle", "cards_left": ["AS", "KD"]}) == [
-        ShoeEnd("t-1", "shuffle", ("AS", "KD"))
-    ]
+    # A shuffle says nothing of the cards left; a count-out before it read them.
+    assert one("event", "accepted", None, {"type": "shuffle"}) == [ShoeEnd("t-1", "shuffle")]
+    assert one("event", "accepted", None, {"type": "count_out"}) == [CountingOut("t-1")]
 
 
 def _blackjack_settled(

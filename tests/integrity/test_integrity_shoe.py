@@ -9,9 +9,18 @@ from __future__ import annotations
 
 import random
 
+from dealer_station.autoplay import Autoplay
+from dealer_station.games import table
 from dealer_station.games.cards import RANKS, SUITS
+from dealer_station.games.events import CountOut, Shuffle, event_to_json
 from dealer_station.integrity.monitor import Monitor, Report
-from dealer_station.integrity.observations import CardOut, Observation, ShoeEnd, TableChosen
+from dealer_station.integrity.observations import (
+    CardOut,
+    Observation,
+    ShoeEnd,
+    TableChosen,
+    observe,
+)
 
 LEVEL = 0.01
 EIGHT_DECKS = [r + s for s in SUITS for r in RANKS] * 8
@@ -174,3 +183,42 @@ def test_a_journal_read_from_mid_shoe_audits_from_the_next_shoe_on() -> None:
     report = monitor.report(LEVEL)
     assert not report.alarms
     assert len(_composition(report)) == 1
+
+
+def _played_shoe(lose: bool) -> tuple[Report, str | None]:
+    """A baccarat shoe dealt by the rules engine to its cut card and counted out
+    through the scanner before the shuffle (``count_out``), fed to the monitor
+    as a journal holds it; ``lose``: one of the cards behind the cut card fell
+    on the floor and was never read (which one, returned)."""
+    auto = Autoplay("baccarat", seed=11, table="b-1", count_out=True)
+    monitor = Monitor()
+    state: table.TableState | None = None
+    lost = None
+    while True:
+        event = auto.next_event(state)
+        if isinstance(event, CountOut) and lose:
+            assert auto.shoe is not None
+            lost = str(auto.shoe.cards.pop(0))
+        state, outputs = table.apply(state, event)
+        body = event_to_json(event)
+        monitor.feed_all(observe("b-1", AT, "shoe", "event", "accepted", None, body, outputs))
+        if isinstance(event, Shuffle) and state.rounds_started:
+            return monitor.report(LEVEL), lost
+
+
+AT = "2026-12-02T10:00:00Z"
+
+
+def test_a_shoe_counted_out_through_the_scanner_is_checked_whole() -> None:
+    words = _composition(_played_shoe(False)[0])
+    assert words == [
+        "b-1, shoe 1 (ended by shuffle): 416 cards out and 0 left make the 8 decks: "
+        "as it should be."
+    ]
+
+
+def test_a_card_lost_before_the_count_out_is_named_at_the_shuffle() -> None:
+    report, lost = _played_shoe(True)
+    (words,) = _composition(report)
+    assert words.startswith("ALARM") and f": {lost}." in words
+    assert "1 card(s) of the 8 decks never came out" in words

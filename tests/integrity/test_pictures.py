@@ -60,4 +60,4 @@ def test_a_days_hold_is_drawn_against_the_odds() -> None:
 
 
 def test_a_table_not_seen_has_nothing_to_draw() -> None:
-    assert Monitor().pictures("nope") == {"game": None, "wheel": None, "hold": []}
+    assert Monitor().pictures("nope") == {"game": None, "wheel": None, "hold": [], "dealers": []}
