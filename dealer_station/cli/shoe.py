@@ -78,7 +78,7 @@ def _simulate(args: argparse.Namespace) -> int:
     import time
     from pathlib import Path
 
-    from drivers.shoe.line_faults import LineFaults
+    from drivers.line_faults import LineFaults
 
     backend = BACKENDS[args.protocol]
     assert backend.simulator is not None  # the choices are the simulated protocols
