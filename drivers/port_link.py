@@ -4,7 +4,9 @@ Shared by the shoe's serial link (drivers/shoe/serial_link.py) and the wheel
 sensor's (drivers/wheel/link.py). The protocol is a session without I/O (bytes
 and time in, events and bytes to send out); the device's link says how events
 are handed over. Only the link's thread writes to the port: a write may wait up
-to the port's write timeout (a stalled line, a full USB buffer).
+to the port's write timeout (a stalled line, a full USB buffer). pyserial is
+imported by the link's thread, so a station without it can still import the
+drivers (and run the virtual shoe).
 """
 
 from __future__ import annotations
@@ -13,9 +15,10 @@ import contextlib
 import threading
 import time
 from collections.abc import Callable, Sized
-from typing import Generic, Protocol, TypeVar
+from typing import TYPE_CHECKING, Generic, Protocol, TypeVar
 
-import serial
+if TYPE_CHECKING:
+    import serial
 
 TICK_S = 0.02
 RECONNECT_FIRST_S = 0.05
@@ -110,11 +113,14 @@ class PortLink(Generic[Out]):
 
     def write(self, data: bytes | bytearray) -> None:
         """Called with `lock` held; a failed write surfaces on the next read."""
+        # OSError covers pyserial's SerialException.
         if data and self._serial is not None:
-            with contextlib.suppress(serial.SerialException, OSError):
+            with contextlib.suppress(OSError):
                 self._serial.write(data)
 
     def _run(self) -> None:
+        import serial
+
         delay = self.reconnect_first
         while not self._stop.is_set():
             try:
@@ -143,6 +149,8 @@ class PortLink(Generic[Out]):
         self._hand_over(out)
 
     def _open(self) -> serial.SerialBase:
+        import serial
+
         is_url = "://" in self.port
         port = serial.serial_for_url(
             self.port,

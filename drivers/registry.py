@@ -23,6 +23,11 @@ class UnknownDevice(DriverError, KeyError):
         return str(self.args[0]) if self.args else ""
 
 
+# Options of every serial link (drivers/port_link.py), not of a device's
+# protocol: an entry's `open` takes them apart; tests shorten the backoff.
+LINK_TUNING = ("reconnect_first", "reconnect_max")
+
+
 def setting(default: Any, description: str, **constraints: float) -> Any:
     """A field of an entry's options dataclass: its default, what it is (the
     config's schema shows it) and its bounds (``gt=0``), which the config's

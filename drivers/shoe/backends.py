@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from types import TracebackType
 from typing import Any, Generic, Protocol, Self, TypeVar
 
-from drivers.registry import Registry, UnknownDevice, setting
+from drivers.registry import LINK_TUNING, Registry, UnknownDevice, setting
 from drivers.shoe.beetek_session import BEETEK_BAUDRATE, BeeTekSession
 from drivers.shoe.beetek_simulator import BeeTekShoeSimulator
 from drivers.shoe.errors import ShoeError
@@ -92,10 +92,6 @@ class ShoeSimulator(Protocol):
     def __enter__(self) -> Self: ...
     def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
                  tb: TracebackType | None) -> None: ...
-
-
-# Options of every serial link, not of a protocol: tests shorten the backoff.
-LINK_TUNING = ("reconnect_first", "reconnect_max")
 
 
 Opts = TypeVar("Opts", bound=ShoeOptions)
