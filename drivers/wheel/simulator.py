@@ -192,11 +192,19 @@ class WheelSensorSimulator(PtySimulator):
         with self._lock:
             self._write(self._last_line)
 
-    def noise(self, data: bytes) -> None:
-        """Bytes between lines that no wheel sent: discarded, nothing reported
-        unless they hold a "$" (then the line they start is rejected)."""
+    def inject(self, data: bytes, *truth: WheelEvent) -> None:
+        """Bytes no wheel sent (noise, a damaged line), and what the station
+        should report for them (PROTOCOL.md §6): nothing for noise between
+        lines, a `WheelRejected` for each line they start."""
         with self._lock:
-            self._write(data)
+            self._write(data, *truth)
+
+    def cut_line(self) -> None:
+        """A status line cut short (its end lost): the next "$" ends it, rejected."""
+        with self._lock:
+            line = encode(Status(self.stage, self.game, self.rotor_rpm, self.direction))
+            half = line[:len(line) // 2]
+            self._write(half, WheelRejected("truncated", half.decode("ascii")))
 
     def silence(self, silent: bool = True) -> None:
         """A hung controller: no status, nothing, until un-silenced."""
