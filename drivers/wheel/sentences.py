@@ -16,6 +16,7 @@ from functools import reduce
 from operator import xor
 from typing import Literal
 
+from drivers.wheel.errors import WheelError
 from drivers.wheel.events import WARNING_FLAGS, Direction, RejectReason, WarningFlag
 
 TALKER = "RW"
@@ -148,8 +149,8 @@ def parse_line(raw: bytes) -> Sentence | Rejection:
         return Rejection("bad_field")
 
 
-class _BadField(Exception):
-    pass
+class _BadField(WheelError):
+    """A field out of its form or range: the line is rejected, never repaired."""
 
 
 def _game(text: str, *, none_allowed: bool = False) -> int:
