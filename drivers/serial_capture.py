@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import Generic, Literal, TypeVar
 
 from drivers.errors import DriverError
 
@@ -33,15 +33,27 @@ class Capture:
     sent: bytes
 
 
+E = TypeVar("E")
+
+
+# Not slotted: a slotted generic dataclass cannot be built through its alias
+# (`DecodedCapture[ShoeEvent](...)`).
+@dataclass(frozen=True)
+class DecodedCapture(Generic[E]):
+    events: list[E]
+    counters: dict[str, int]
+
+
 class BadCapture(DriverError, ValueError):
     """A capture that cannot be read; each device's decoder raises its own subclass."""
 
 
-def read_capture(path: Path) -> Capture:
+def read_capture(path: Path, refusal: type[BadCapture] = BadCapture) -> Capture:
+    """The capture in `path`; a damaged hexdump raises `refusal` (the device's own)."""
     data = path.read_bytes()
     text = _ANSI.sub(b"", data)
     if _looks_like_spy(text):
-        return _parse_spy(text.decode("ascii"))
+        return _parse_spy(text.decode("ascii"), refusal)
     return Capture("raw", data, b"")
 
 
@@ -53,7 +65,7 @@ def _looks_like_spy(text: bytes) -> bool:
     return bool(lines) and any(_SPY_LINE.match(line) for line in lines[:50])
 
 
-def _parse_spy(text: str) -> Capture:
+def _parse_spy(text: str, refusal: type[BadCapture]) -> Capture:
     received, sent = bytearray(), bytearray()
     for number, line in enumerate(text.splitlines(), 1):
         match = _SPY_LINE.match(line)
@@ -61,7 +73,7 @@ def _parse_spy(text: str) -> Capture:
             continue  # control lines (RTS, DTR, flushes) and "RX <empty>"
         cells = _HEX_BYTE.findall(match[2][:_SPY_HEX_WIDTH])
         if not cells:
-            raise BadCapture(f"line {number}: no bytes in a {match[1]} row")
+            raise refusal(f"line {number}: no bytes in a {match[1]} row")
         target = received if match[1] == "RX" else sent
         target += bytes(int(cell, 16) for cell in cells)
     return Capture("spy", bytes(received), bytes(sent))

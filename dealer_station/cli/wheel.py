@@ -132,6 +132,7 @@ def _detect(args: argparse.Namespace) -> int:
 
 
 def _decode(args: argparse.Namespace) -> int:
+    from dealer_station.cli._decoded import print_decoded
     from drivers.wheel import WheelError
     from drivers.wheel.capture import decode_capture, read_capture
 
@@ -140,16 +141,8 @@ def _decode(args: argparse.Namespace) -> int:
     except (OSError, WheelError) as exc:
         print(f"wheel decode: {exc}", file=sys.stderr)
         return 2
-    for number, event in enumerate(decoded.events, 1):
-        data = event.to_json()
-        if args.json:
-            _emit(data)
-        else:
-            name = data.pop("event")
-            fields = " ".join(f"{k}={v}" for k, v in data.items() if v is not None)
-            print(f"{number:5d}  {name:<13} {fields}")
-    summary = " ".join(f"{k}={v}" for k, v in decoded.counters.items())
-    print(f"# {summary}", file=sys.stderr if args.json else sys.stdout)
+    print_decoded((event.to_json() for event in decoded.events), decoded.counters,
+                  as_json=args.json, width=13)
     return 0
 
 

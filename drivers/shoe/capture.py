@@ -9,7 +9,6 @@ in the capture.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 
 from drivers import serial_capture
@@ -19,11 +18,7 @@ from drivers.shoe.errors import ShoeError
 from drivers.shoe.events import ShoeEvent
 from drivers.shoe.session import ShoeSession
 
-
-@dataclass(frozen=True, slots=True)
-class DecodedCapture:
-    events: list[ShoeEvent]
-    counters: dict[str, int]
+DecodedCapture = serial_capture.DecodedCapture[ShoeEvent]
 
 
 class BadCapture(ShoeError, serial_capture.BadCapture):
@@ -31,10 +26,7 @@ class BadCapture(ShoeError, serial_capture.BadCapture):
 
 
 def read_capture(path: Path) -> Capture:
-    try:
-        return serial_capture.read_capture(path)
-    except serial_capture.BadCapture as exc:
-        raise BadCapture(str(exc)) from None
+    return serial_capture.read_capture(path, BadCapture)
 
 
 def decode_capture(capture: Capture, protocol: str = BACKENDS.default) -> DecodedCapture:

@@ -9,7 +9,6 @@ puts the wheel offline while a capture is read.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 
 from drivers import serial_capture
@@ -18,11 +17,7 @@ from drivers.wheel.backends import SENSORS
 from drivers.wheel.errors import WheelError
 from drivers.wheel.events import WheelEvent
 
-
-@dataclass(frozen=True, slots=True)
-class DecodedCapture:
-    events: list[WheelEvent]
-    counters: dict[str, int]
+DecodedCapture = serial_capture.DecodedCapture[WheelEvent]
 
 
 class BadCapture(WheelError, serial_capture.BadCapture):
@@ -30,10 +25,7 @@ class BadCapture(WheelError, serial_capture.BadCapture):
 
 
 def read_capture(path: Path) -> Capture:
-    try:
-        return serial_capture.read_capture(path)
-    except serial_capture.BadCapture as exc:
-        raise BadCapture(str(exc)) from None
+    return serial_capture.read_capture(path, BadCapture)
 
 
 def decode_capture(capture: Capture, protocol: str = SENSORS.default) -> DecodedCapture:
