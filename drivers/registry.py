@@ -1,4 +1,4 @@
-"""Devices of one kind by name: the shoe's protocols today, the wheel's sensors later.
+"""Devices of one kind by name: the shoe's protocols, the wheel sensor's.
 
 A station's config, its CLI and its tests name a device by a short string (the
 shoe's ``protocol``). Everything that differs between two devices of the same
@@ -10,7 +10,8 @@ a device is one entry, not a hunt for every ``if name == ...``.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
-from typing import Generic, Protocol, TypeVar
+from dataclasses import field
+from typing import Any, Generic, Protocol, TypeVar
 
 from drivers.errors import DriverError
 
@@ -20,6 +21,18 @@ class UnknownDevice(DriverError, KeyError):
 
     def __str__(self) -> str:
         return str(self.args[0]) if self.args else ""
+
+
+# Options of every serial link (drivers/port_link.py), not of a device's
+# protocol: an entry's `open` takes them apart; tests shorten the backoff.
+LINK_TUNING = ("reconnect_first", "reconnect_max")
+
+
+def setting(default: Any, description: str, **constraints: float) -> Any:
+    """A field of an entry's options dataclass: its default, what it is (the
+    config's schema shows it) and its bounds (``gt=0``), which the config's
+    model enforces."""
+    return field(default=default, metadata={"description": description, **constraints})
 
 
 class Named(Protocol):

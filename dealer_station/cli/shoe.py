@@ -46,10 +46,10 @@ def register(subparsers: argparse._SubParsersAction[Any]) -> None:
 
 
 def _decode(args: argparse.Namespace) -> int:
-    import json
     import sys
     from pathlib import Path
 
+    from dealer_station.cli._decoded import print_decoded
     from drivers.shoe import ShoeError
     from drivers.shoe.capture import decode_capture, read_capture
     from drivers.shoe.event_json import event_to_json
@@ -59,17 +59,8 @@ def _decode(args: argparse.Namespace) -> int:
     except (OSError, ShoeError) as exc:
         print(f"shoe decode: {exc}", file=sys.stderr)
         return 2
-    for number, event in enumerate(decoded.events, 1):
-        data = event_to_json(event)
-        if args.json:
-            print(json.dumps(data))
-        else:
-            name = data.pop("event")
-            fields = " ".join(f"{k}={v}" for k, v in data.items()
-                              if v is not None and v is not False and v != "")
-            print(f"{number:5d}  {name:<11} {fields}")
-    summary = " ".join(f"{k}={v}" for k, v in decoded.counters.items())
-    print(f"# {summary}", file=sys.stderr if args.json else sys.stdout)
+    print_decoded(map(event_to_json, decoded.events), decoded.counters, as_json=args.json,
+                  width=11)
     return 0
 
 
@@ -78,7 +69,7 @@ def _simulate(args: argparse.Namespace) -> int:
     import time
     from pathlib import Path
 
-    from drivers.shoe.line_faults import LineFaults
+    from drivers.line_faults import LineFaults
 
     backend = BACKENDS[args.protocol]
     assert backend.simulator is not None  # the choices are the simulated protocols

@@ -1,7 +1,9 @@
-"""`dealer-station wheel`: calibrate the wheel camera, detect spins in a video, render spins.
+"""`dealer-station wheel`: calibrate the wheel camera, detect spins in a video, render
+spins; decode a capture of the wheel's own sensor.
 
 `wheel detect VIDEO --json` prints one JSON object per line (docs/wheel.md):
-spin results, no-results with their reason, and alarms.
+spin results, no-results with their reason, and alarms. `wheel decode CAPTURE
+--json` prints the sensor's events, one JSON object per line (docs/wheel_sensor.md).
 """
 
 from __future__ import annotations
@@ -11,6 +13,8 @@ import json
 import sys
 from pathlib import Path
 from typing import Any
+
+from drivers.wheel.backends import SENSORS
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -47,6 +51,18 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     ren.add_argument("--max-seconds", type=float, help="end the clip this far into the spin")
     ren.set_defaults(handler=_render)
+
+    dec = sub.add_parser(
+        "decode",
+        help="print the events in a capture of the wheel's sensor",
+        description="Print the events a station would read from CAPTURE: raw bytes from "
+        "the wheel's sensor, or a pyserial spy:// hexdump "
+        "(spy:///dev/dealer-wheel?file=capture.txt).",
+    )
+    dec.add_argument("capture", metavar="CAPTURE")
+    dec.add_argument("--protocol", choices=tuple(SENSORS), default=SENSORS.default)
+    dec.add_argument("--json", action="store_true", help="one JSON object a line")
+    dec.set_defaults(handler=_decode)
 
 
 def _source(text: str) -> str | int:
@@ -112,6 +128,21 @@ def _detect(args: argparse.Namespace) -> int:
         return 1
     for obs in detector.finish(last_t):
         _emit(as_json(obs))
+    return 0
+
+
+def _decode(args: argparse.Namespace) -> int:
+    from dealer_station.cli._decoded import print_decoded
+    from drivers.wheel import WheelError
+    from drivers.wheel.capture import decode_capture, read_capture
+
+    try:
+        decoded = decode_capture(read_capture(Path(args.capture)), args.protocol)
+    except (OSError, WheelError) as exc:
+        print(f"wheel decode: {exc}", file=sys.stderr)
+        return 2
+    print_decoded((event.to_json() for event in decoded.events), decoded.counters,
+                  as_json=args.json, width=13)
     return 0
 
 

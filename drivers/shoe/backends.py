@@ -16,11 +16,11 @@ can still run the virtual shoe.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from types import TracebackType
 from typing import Any, Generic, Protocol, Self, TypeVar
 
-from drivers.registry import Registry, UnknownDevice
+from drivers.registry import LINK_TUNING, Registry, UnknownDevice, setting
 from drivers.shoe.beetek_session import BEETEK_BAUDRATE, BeeTekSession
 from drivers.shoe.beetek_simulator import BeeTekShoeSimulator
 from drivers.shoe.errors import ShoeError
@@ -34,12 +34,6 @@ from drivers.shoe.virtual import VirtualShoeLink
 
 class UnknownBackend(ShoeError, UnknownDevice, ValueError):
     """No shoe protocol of that name."""
-
-
-def setting(default: Any, description: str, **constraints: float) -> Any:
-    """A protocol's setting: its default, what it is (the config's schema shows
-    it) and its bounds (``gt=0``), which the config's model enforces."""
-    return field(default=default, metadata={"description": description, **constraints})
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,10 +92,6 @@ class ShoeSimulator(Protocol):
     def __enter__(self) -> Self: ...
     def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
                  tb: TracebackType | None) -> None: ...
-
-
-# Options of every serial link, not of a protocol: tests shorten the backoff.
-LINK_TUNING = ("reconnect_first", "reconnect_max")
 
 
 Opts = TypeVar("Opts", bound=ShoeOptions)

@@ -10,8 +10,8 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
+from drivers.pty_simulator import PtySimulator
 from drivers.shoe.events import CardDrawn, CardUnread, ShoeAlarm, ShoeEvent
-from drivers.shoe.pty_simulator import PtySimulator
 from drivers.shoe.shuffled_shoe import shuffled_shoe
 
 

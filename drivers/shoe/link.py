@@ -19,33 +19,28 @@ shoe never sends anything again, so an event it raised on is lost. `ShoeOnline` 
 
 from __future__ import annotations
 
-import logging
-import queue
 from abc import ABC, abstractmethod
-from collections.abc import Callable
+from collections.abc import Sequence
 from types import TracebackType
 from typing import Self
 
+from drivers import delivery
 from drivers.shoe.errors import ShoeError
 from drivers.shoe.events import ShoeEvent, ShoeOffline, ShoeOnline
 from drivers.shoe.session import UnsupportedCommand
 from firmware_proto import Indicator
 
-log = logging.getLogger(__name__)
-
-EventSink = Callable[[ShoeEvent], object] | queue.Queue[ShoeEvent]
+EventSink = delivery.EventSink[ShoeEvent]
 
 
-class EventRefused(ShoeError):
+class EventRefused(ShoeError, delivery.EventRefused):
     """Raised by an event sink that did not take the event (its store is stuck)."""
 
 
 class ShoeLink(ABC):
     def __init__(self, on_event: EventSink) -> None:
-        self._sink: Callable[[ShoeEvent], object] = (
-            on_event.put if isinstance(on_event, queue.Queue) else on_event
-        )
-        self._offline_reported = False
+        self._delivery = delivery.Delivery[ShoeEvent](on_event, device="shoe",
+                                                       offline=ShoeOffline, online=ShoeOnline)
 
     @abstractmethod
     def start(self) -> None:
@@ -73,28 +68,9 @@ class ShoeLink(ABC):
     def counters(self) -> dict[str, int]:
         """Health counters: bytes discarded, retransmissions seen, reconnections..."""
 
-    def _deliver(self, events: list[ShoeEvent]) -> int:
+    def _deliver(self, events: Sequence[ShoeEvent]) -> int:
         """Hand `events` over in order; the number taken, up to the first refused."""
-        for taken, event in enumerate(events):
-            if isinstance(event, ShoeOffline) and self._offline_reported:
-                continue
-            try:
-                self._sink(event)
-            except EventRefused as refusal:
-                log.warning("shoe event consumer did not take a %s: %s",
-                            type(event).__name__, refusal)
-                return taken
-            except Exception:
-                # A failing consumer must not stop the shoe's thread: the next
-                # card would be read by nobody and the link would look healthy.
-                # Named, not shown: the event may be a face-down card.
-                log.exception("shoe event consumer failed on a %s", type(event).__name__)
-                return taken
-            if isinstance(event, ShoeOffline):
-                self._offline_reported = True
-            elif isinstance(event, ShoeOnline):
-                self._offline_reported = False
-        return len(events)
+        return self._delivery.deliver(events)
 
     def __enter__(self) -> Self:
         self.start()

@@ -21,11 +21,11 @@ from collections.abc import Callable
 from pathlib import Path
 
 import firmware_proto as fp
+from drivers.line_faults import LineFaults
+from drivers.pty_simulator import PtySimulator
 from drivers.shoe.errors import ShoeError
 from drivers.shoe.events import CardDrawn, CardUnread, ShoeAlarm, ShoeEvent, ShoeState
 from drivers.shoe.framed_session import SHOE_STATE_NAMES
-from drivers.shoe.line_faults import LineFaults
-from drivers.shoe.pty_simulator import PtySimulator
 from drivers.shoe.shuffled_shoe import shuffled_shoe
 
 POLL_S = 0.005

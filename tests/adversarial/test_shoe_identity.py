@@ -22,8 +22,8 @@ import pytest
 from support.broker import Broker
 from support.station import StationThread, config_for
 
+from drivers.line_faults import LineFaults
 from drivers.shoe.events import CardDrawn
-from drivers.shoe.line_faults import LineFaults
 from drivers.shoe.simulator import FramedShoeSimulator
 from firmware_proto import ShoeCondition
 

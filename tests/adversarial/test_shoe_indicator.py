@@ -21,8 +21,8 @@ import pytest
 from support.broker import Broker
 from support.station import StationThread, config_for
 
+from drivers.line_faults import LineFaults
 from drivers.shoe import ShoeEvent, ShoeOnline, open_shoe
-from drivers.shoe.line_faults import LineFaults
 from drivers.shoe.simulator import FramedShoeSimulator
 from firmware_proto import Indicator
 

@@ -12,6 +12,8 @@ import pytest
 from support.shoe_rigs import WAIT_S, next_events, until
 
 import firmware_proto as fp
+from drivers.line_faults import LineFaults
+from drivers.pty_port import PtyPort
 from drivers.shoe import (
     CardDrawn,
     CardUnread,
@@ -23,8 +25,6 @@ from drivers.shoe import (
     ShoeOnline,
     open_shoe,
 )
-from drivers.shoe.line_faults import LineFaults
-from drivers.shoe.pty_port import PtyPort
 from drivers.shoe.simulator import FramedShoeSimulator
 
 

@@ -1,4 +1,4 @@
-"""A pseudo-terminal that stands in for the shoe's USB serial device.
+"""A pseudo-terminal that stands in for a device's USB serial port (the shoe's, the wheel sensor's).
 
 The station opens the slave side by a stable path, a symlink like the udev name
 ``/dev/dealer-shoe``; the simulator writes and reads the master side. Closing it

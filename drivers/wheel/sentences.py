@@ -1,0 +1,247 @@
+"""The wheel sensor's lines (PROTOCOL.md): checking, parsing and writing them. Pure.
+
+    $RWWIN,1024,17,23.5,CW,00*4B\r\n
+
+`parse_line` takes one line without its terminator and returns the sentence it
+holds or a `Rejection` with its reason; it never repairs a line. `encode` writes
+a sentence as the wheel does; `framed` puts any body between ``$`` and its
+checksum (the simulator's faults need bodies no sentence has).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import reduce
+from operator import xor
+from typing import Literal
+
+from drivers.wheel.errors import WheelError
+from drivers.wheel.events import WARNING_FLAGS, Direction, RejectReason, WarningFlag
+
+TALKER = "RW"
+# From "$" to the checksum's last digit; 82 bytes with CR LF, NMEA 0183's limit.
+MAX_LINE = 80
+GAME_MAX = 999_999
+DIRECTIONS: dict[str, Direction] = {"CW": "clockwise", "CCW": "counterclockwise"}
+WIRE_DIRECTIONS: dict[Direction, str] = {v: k for k, v in DIRECTIONS.items()}
+Stage = Literal["IDL", "GST", "BLN", "NMB", "WIN"]
+STAGES: tuple[Stage, ...] = ("IDL", "GST", "BLN", "NMB", "WIN")
+
+_LINE = re.compile(rb"\$([\x20-\x29\x2B-\x7E]*)\*([0-9A-F]{2})")
+_GAME = re.compile(r"0|[1-9]\d{0,5}")
+_NUMBER = re.compile(r"0|[1-9]\d?")
+_RPM = re.compile(r"(0|[1-9]\d?)\.\d")
+_FLAGS = re.compile(r"[0-9A-F]{2}")
+RESERVED_FLAGS = 0xFF & ~((1 << len(WARNING_FLAGS)) - 1)
+
+
+@dataclass(frozen=True, slots=True)
+class GameStart:
+    game: int
+
+
+@dataclass(frozen=True, slots=True)
+class BallLaunched:
+    game: int
+    rotor_rpm: float
+    direction: Direction
+
+
+@dataclass(frozen=True, slots=True)
+class NoMoreBets:
+    game: int
+
+
+@dataclass(frozen=True, slots=True)
+class WinningNumber:
+    game: int
+    number: int
+    rotor_rpm: float
+    direction: Direction
+    flags: tuple[WarningFlag, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Idle:
+    game: int  # the last game, 0 if none since power-up
+
+
+@dataclass(frozen=True, slots=True)
+class Warning:
+    game: int  # the game in play, 0 if none
+    flags: tuple[WarningFlag, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Status:
+    stage: Stage
+    game: int
+    rotor_rpm: float
+    direction: Direction
+
+
+Sentence = GameStart | BallLaunched | NoMoreBets | WinningNumber | Idle | Warning | Status
+
+
+@dataclass(frozen=True, slots=True)
+class Rejection:
+    reason: RejectReason
+
+
+def checksum(body: bytes) -> int:
+    """XOR of every byte between "$" and "*"."""
+    return reduce(xor, body, 0)
+
+
+def framed(body: str) -> bytes:
+    data = body.encode("ascii")
+    return b"$" + data + b"*" + f"{checksum(data):02X}".encode() + b"\r\n"
+
+
+def flags_of(value: int) -> tuple[WarningFlag, ...]:
+    return tuple(name for bit, name in enumerate(WARNING_FLAGS) if value >> bit & 1)
+
+
+def flags_value(flags: tuple[WarningFlag, ...]) -> int:
+    return sum(1 << WARNING_FLAGS.index(name) for name in set(flags))
+
+
+def encode(sentence: Sentence) -> bytes:
+    return framed(body_of(sentence))
+
+
+def body_of(sentence: Sentence) -> str:
+    match sentence:
+        case GameStart(game):
+            fields = ["GST", str(game)]
+        case BallLaunched(game, rpm, direction):
+            fields = ["BLN", str(game), f"{rpm:.1f}", WIRE_DIRECTIONS[direction]]
+        case NoMoreBets(game):
+            fields = ["NMB", str(game)]
+        case WinningNumber(game, number, rpm, direction, flags):
+            fields = ["WIN", str(game), str(number), f"{rpm:.1f}", WIRE_DIRECTIONS[direction],
+                      f"{flags_value(flags):02X}"]
+        case Idle(game):
+            fields = ["IDL", str(game)]
+        case Warning(game, flags):
+            fields = ["WRN", str(game), f"{flags_value(flags):02X}"]
+        case Status(stage, game, rpm, direction):
+            fields = ["STS", stage, str(game), f"{rpm:.1f}", WIRE_DIRECTIONS[direction]]
+    return TALKER + ",".join(fields)
+
+
+def parse_line(raw: bytes) -> Sentence | Rejection:
+    """One line from "$" to the checksum's last digit (no CR LF)."""
+    match = _LINE.fullmatch(raw)
+    if match is None:
+        return Rejection("malformed")
+    body = match[1]
+    if checksum(body) != int(match[2], 16):
+        return Rejection("bad_checksum")
+    name, *fields = body.decode("ascii").split(",")
+    parser = _PARSERS.get(name)
+    if parser is None:
+        return Rejection("unknown_sentence")
+    try:
+        return parser(fields)
+    except _BadField:
+        return Rejection("bad_field")
+
+
+class _BadField(WheelError):
+    """A field out of its form or range: the line is rejected, never repaired."""
+
+
+def _game(text: str, *, none_allowed: bool = False) -> int:
+    if not _GAME.fullmatch(text) or (text == "0" and not none_allowed):
+        raise _BadField
+    return int(text)
+
+
+def _number(text: str) -> int:
+    if not _NUMBER.fullmatch(text) or int(text) > 36:
+        raise _BadField
+    return int(text)
+
+
+def _rpm(text: str) -> float:
+    if not _RPM.fullmatch(text):
+        raise _BadField
+    return float(text)
+
+
+def _direction(text: str) -> Direction:
+    if text not in DIRECTIONS:
+        raise _BadField
+    return DIRECTIONS[text]
+
+
+def _flags(text: str, *, none_allowed: bool) -> tuple[WarningFlag, ...]:
+    if not _FLAGS.fullmatch(text):
+        raise _BadField
+    value = int(text, 16)
+    if value & RESERVED_FLAGS or (value == 0 and not none_allowed):
+        raise _BadField
+    return flags_of(value)
+
+
+def _count(fields: list[str], n: int) -> list[str]:
+    if len(fields) != n:
+        raise _BadField
+    return fields
+
+
+def _stage(text: str) -> Stage:
+    for stage in STAGES:
+        if text == stage:
+            return stage
+    raise _BadField
+
+
+def _game_start(fields: list[str]) -> Sentence:
+    (game,) = _count(fields, 1)
+    return GameStart(_game(game))
+
+
+def _ball_launched(fields: list[str]) -> Sentence:
+    game, rpm, direction = _count(fields, 3)
+    return BallLaunched(_game(game), _rpm(rpm), _direction(direction))
+
+
+def _no_more_bets(fields: list[str]) -> Sentence:
+    (game,) = _count(fields, 1)
+    return NoMoreBets(_game(game))
+
+
+def _winning_number(fields: list[str]) -> Sentence:
+    game, number, rpm, direction, flags = _count(fields, 5)
+    return WinningNumber(_game(game), _number(number), _rpm(rpm), _direction(direction),
+                         _flags(flags, none_allowed=True))
+
+
+def _idle(fields: list[str]) -> Sentence:
+    (game,) = _count(fields, 1)
+    return Idle(_game(game, none_allowed=True))
+
+
+def _warning(fields: list[str]) -> Sentence:
+    game, flags = _count(fields, 2)
+    return Warning(_game(game, none_allowed=True), _flags(flags, none_allowed=False))
+
+
+def _status(fields: list[str]) -> Sentence:
+    stage, game, rpm, direction = _count(fields, 4)
+    return Status(_stage(stage), _game(game, none_allowed=True), _rpm(rpm),
+                  _direction(direction))
+
+
+_PARSERS = {
+    TALKER + "GST": _game_start,
+    TALKER + "BLN": _ball_launched,
+    TALKER + "NMB": _no_more_bets,
+    TALKER + "WIN": _winning_number,
+    TALKER + "IDL": _idle,
+    TALKER + "WRN": _warning,
+    TALKER + "STS": _status,
+}

@@ -1,0 +1,256 @@
+"""The station's side of the wheel sensor's line protocol (PROTOCOL.md), without I/O.
+
+Bytes and the time in, events out: the serial link (drivers/wheel/link.py) owns
+the port and calls it; the capture decoder calls it with the clock stopped. The
+station sends the wheel nothing. The game in play outlives the port: after an
+unplug, a result for it is still believed, and only for it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Literal
+
+from drivers.wheel.events import (
+    GameAbandoned,
+    LaunchVoid,
+    RefusalReason,
+    RejectReason,
+    WarningFlag,
+    WheelEvent,
+    WheelOffline,
+    WheelOnline,
+    WheelRefused,
+    WheelRejected,
+    WheelResult,
+    WheelState,
+    WheelWarning,
+)
+from drivers.wheel.sentences import (
+    MAX_LINE,
+    BallLaunched,
+    GameStart,
+    Idle,
+    NoMoreBets,
+    Rejection,
+    Sentence,
+    Status,
+    WinningNumber,
+    parse_line,
+)
+from drivers.wheel.sentences import Warning as WarningLine
+
+SENSOR_BAUDRATE = 9600
+STATUS_TIMEOUT_S = 3.0  # PROTOCOL.md §6: three status lines missed
+
+# Where the game in play is (PROTOCOL.md §5). "idle" and "resulted" have no game
+# in play; `_game` is then the last one, for the old-game rule.
+Stage = Literal["idle", "started", "launched", "closed", "resulted"]
+IN_PLAY: frozenset[Stage] = frozenset({"started", "launched", "closed"})
+LAUNCHED: frozenset[Stage] = frozenset({"launched", "closed"})
+
+
+@dataclass(slots=True)
+class SensorOutput:
+    events: list[WheelEvent] = field(default_factory=list)
+    tx: bytes = b""  # the station never writes to the wheel
+
+
+@dataclass(slots=True)
+class SensorCounters:
+    bytes_received: int = 0
+    bytes_discarded: int = 0  # outside any line (noise before a "$"), or cut by an unplug
+    lines: int = 0  # checked lines, of every sentence
+    rejected_lines: int = 0
+    refused_lines: int = 0
+    duplicates: int = 0
+    statuses: int = 0
+    results: int = 0
+    not_taken: int = 0  # events the consumer refused: the wheel never resends them
+
+
+class WheelSensorSession:
+    protocol = "rw-line/1"
+
+    def __init__(self, *, status_timeout: float = STATUS_TIMEOUT_S) -> None:
+        self.status_timeout = status_timeout
+        self._line: bytearray | None = None  # from "$"; None between lines
+        self._overlong = False
+        self._online = False
+        self._last_line_at = 0.0
+        self._counters = SensorCounters()
+        self._stage: Stage = "idle"
+        self._game = 0
+        self._voided = False  # a launch of the game in play was voided
+        # The last game line believed, to drop its repetition (§5, duplicates).
+        self._last_believed: bytes | None = None
+
+    @property
+    def online(self) -> bool:
+        return self._online
+
+    def connected(self, now: float) -> SensorOutput:
+        # The wheel is online once it is heard: an open port says nothing yet.
+        self._drop_partial()
+        self._last_line_at = now
+        return SensorOutput()
+
+    def received(self, data: bytes, now: float) -> SensorOutput:
+        out = SensorOutput()
+        self._counters.bytes_received += len(data)
+        for byte in data:
+            if byte == 0x24:  # "$": a line starts, whatever came before
+                if self._line is not None:
+                    self._reject("overlong" if self._overlong else "truncated",
+                                 bytes(self._line), out)
+                self._line = bytearray(b"$")
+                self._overlong = False
+            elif self._line is None:
+                # Between lines: a line's end (CR LF) is not noise, the rest is.
+                if byte not in (0x0D, 0x0A):
+                    self._counters.bytes_discarded += 1
+            elif byte in (0x0D, 0x0A):
+                line, self._line = bytes(self._line), None
+                if self._overlong:
+                    self._reject("overlong", line, out)
+                else:
+                    self._handle(line, now, out)
+            elif len(self._line) < MAX_LINE:
+                self._line.append(byte)
+            else:
+                self._overlong = True
+        return out
+
+    def tick(self, now: float) -> SensorOutput:
+        out = SensorOutput()
+        if self._online and now - self._last_line_at >= self.status_timeout:
+            self._online = False
+            out.events.append(WheelOffline(
+                f"no line from the wheel for {self.status_timeout:g} s"))
+        return out
+
+    def disconnected(self, reason: str) -> SensorOutput:
+        self._drop_partial()
+        self._online = False
+        return SensorOutput([WheelOffline(reason)])
+
+    def take_back(self, out: SensorOutput, index: int, now: float) -> SensorOutput:
+        """The wheel never sends a line again: the event not taken is lost (and
+        counted); the rest of `out` is still handed over."""
+        self._counters.not_taken += 1
+        return SensorOutput(out.events[index + 1:])
+
+    def counters(self) -> dict[str, int]:
+        return asdict(self._counters)
+
+    def _drop_partial(self) -> None:
+        if self._line is not None:
+            self._counters.bytes_discarded += len(self._line)
+        self._line = None
+        self._overlong = False
+
+    def _reject(self, reason: RejectReason, line: bytes, out: SensorOutput) -> None:
+        self._counters.rejected_lines += 1
+        out.events.append(WheelRejected(reason, _text(line)))
+
+    def _handle(self, line: bytes, now: float, out: SensorOutput) -> None:
+        parsed = parse_line(line)
+        if isinstance(parsed, Rejection) and parsed.reason in ("malformed", "bad_checksum"):
+            self._reject(parsed.reason, line, out)
+            return
+        # Its checksum is right: something speaking the protocol is there.
+        self._counters.lines += 1
+        self._last_line_at = now
+        if not self._online:
+            self._online = True
+            out.events.append(WheelOnline(self.protocol))
+        if isinstance(parsed, Rejection):
+            self._reject(parsed.reason, line, out)
+        else:
+            self._believe(parsed, line, out)
+
+    def _believe(self, sentence: Sentence, line: bytes, out: SensorOutput) -> None:
+        if isinstance(sentence, Status):
+            self._counters.statuses += 1
+            return
+        if isinstance(sentence, WarningLine):
+            self._warning(sentence, out)
+            return
+        if line == self._last_believed:
+            self._counters.duplicates += 1
+            return
+        refusal = self._refusal(sentence)
+        if refusal is not None:
+            self._counters.refused_lines += 1
+            out.events.append(WheelRefused(refusal, sentence.game, _text(line)))
+            if isinstance(sentence, WinningNumber) and refusal == "flagged_result":
+                self._void(sentence.game, out, sentence.flags)
+            return
+        self._last_believed = line
+        match sentence:
+            case GameStart(game):
+                if self._stage in IN_PLAY:
+                    out.events.append(GameAbandoned(self._game))
+                self._stage, self._game, self._voided = "started", game, False
+                out.events.append(WheelState("game_start", game))
+            case BallLaunched(game, rpm, direction):
+                self._stage = "launched"
+                out.events.append(WheelState("ball_launched", game, rpm, direction))
+            case NoMoreBets(game):
+                self._stage = "closed"
+                out.events.append(WheelState("no_more_bets", game))
+            case WinningNumber(game, number, rpm, direction):
+                self._stage = "resulted"
+                self._counters.results += 1
+                out.events.append(WheelResult(game, number, rpm, direction))
+            case Idle(game):
+                if self._stage in IN_PLAY:
+                    out.events.append(GameAbandoned(self._game))
+                self._stage = "idle"
+                self._game = game or self._game
+                out.events.append(WheelState("idle", game))
+
+    def _refusal(
+        self, sentence: GameStart | BallLaunched | NoMoreBets | WinningNumber | Idle
+    ) -> RefusalReason | None:
+        """Why a game line is not believed, or None (PROTOCOL.md §5's table)."""
+        stage, game = self._stage, self._game
+        match sentence:
+            case Idle():
+                return None
+            case GameStart(started) if started == game:
+                return "out_of_order" if stage in IN_PLAY else "old_game"
+            case GameStart():
+                return None
+            case WinningNumber(won) if stage == "resulted" and won == game:
+                return "conflicting_result"
+        if stage not in IN_PLAY:
+            return "no_game_in_play"
+        if sentence.game != game:
+            return "wrong_game"
+        match sentence:
+            case BallLaunched() if stage != "started":
+                return "out_of_order"
+            case NoMoreBets() if stage != "launched":
+                return "out_of_order"
+            case WinningNumber() if stage == "started":
+                return "launch_voided" if self._voided else "not_launched"
+            case WinningNumber(flags=flags) if flags:
+                return "flagged_result"
+        return None
+
+    def _warning(self, warning: WarningLine, out: SensorOutput) -> None:
+        out.events.append(WheelWarning(warning.game, warning.flags))
+        # Whatever game it names: a warning during a launch leaves its number in doubt.
+        if self._stage in LAUNCHED:
+            self._void(self._game, out, warning.flags)
+
+    def _void(self, game: int, out: SensorOutput, flags: tuple[WarningFlag, ...]) -> None:
+        self._stage, self._voided = "started", True
+        # A relaunch may repeat the first launch's line byte for byte.
+        self._last_believed = None
+        out.events.append(LaunchVoid(game, flags))
+
+
+def _text(line: bytes) -> str:
+    return line.decode("ascii", "backslashreplace")

@@ -1,0 +1,186 @@
+"""The simulated wheel over a real pseudo-terminal, through the real serial link."""
+
+from __future__ import annotations
+
+import logging
+import queue
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+
+import pytest
+
+from drivers.line_faults import LineFaults
+from drivers.wheel import (
+    EventRefused,
+    EventSink,
+    WheelEvent,
+    WheelOffline,
+    WheelOnline,
+    WheelResult,
+    WheelSensorLink,
+    open_wheel_sensor,
+)
+from drivers.wheel.simulator import WheelSensorSimulator
+
+WAIT_S = 10.0  # a guard against hanging, never a measurement
+STATUS_S = 0.05
+
+
+@dataclass
+class Rig:
+    sim: WheelSensorSimulator
+    link: WheelSensorLink
+    events: queue.Queue[WheelEvent]
+
+    def until(self, kind: type) -> list[WheelEvent]:
+        """The events up to and with the first of `kind`, without the link's
+        online and offline news unless asked for."""
+        got: list[WheelEvent] = []
+        while True:
+            event = self.events.get(timeout=WAIT_S)
+            if isinstance(event, kind):
+                return [*got, event]
+            if not isinstance(event, WheelOnline | WheelOffline):
+                got.append(event)
+
+    def settle(self) -> list[WheelEvent]:
+        """Every event of the lines written so far: a status line written after
+        them has been read once `statuses` grew by two."""
+        seen = self.link.counters()["statuses"]
+        deadline = time.monotonic() + WAIT_S
+        while self.link.counters()["statuses"] < seen + 2:
+            assert time.monotonic() < deadline, "the link stopped reading"
+            time.sleep(STATUS_S / 2)
+        got: list[WheelEvent] = []
+        while not self.events.empty():
+            event = self.events.get_nowait()
+            if not isinstance(event, WheelOnline | WheelOffline):
+                got.append(event)
+        return got
+
+
+@contextmanager
+def rig(*, faults: LineFaults | None = None, sink: EventSink | None = None,
+        status_timeout: float = 3.0) -> Iterator[Rig]:
+    events: queue.Queue[WheelEvent] = queue.Queue()
+    with WheelSensorSimulator(seed=11, status_interval=STATUS_S, faults=faults) as sim, \
+            open_wheel_sensor(port=sim.port, on_event=sink or events, reconnect_max=0.2,
+                              status_timeout=status_timeout) as link:
+        r = Rig(sim, link, events)
+        if sink is None:
+            # On a noisy line the first status lines may be rejected before one is read.
+            while not isinstance(events.get(timeout=WAIT_S), WheelOnline):
+                pass
+            sim.sent.clear()  # status lines only, so far
+        yield r
+
+
+def test_games_arrive_in_order_as_the_wheel_meant_them() -> None:
+    with rig() as r:
+        for _ in range(5):
+            r.sim.spin()
+        r.sim.start_game()
+        r.sim.launch()
+        r.sim.misfire()
+        r.sim.launch()
+        r.sim.result()
+        r.sim.repeat_last()
+        r.sim.idle()
+        assert r.settle() == r.sim.sent
+        assert sum(isinstance(e, WheelResult) for e in r.sim.sent) == 6
+
+
+def test_each_fault_of_the_simulator_gives_what_the_protocol_says() -> None:
+    with rig() as r:
+        r.sim.spin()
+        r.sim.start_game()
+        r.sim.launch()
+        r.sim.inject(b"\xff\x00garbage")  # between lines: discarded
+        r.sim.cut_line()
+        r.sim.bad_checksum_result(5)
+        r.sim.old_game_result(6)
+        r.sim.result_without_game_start(7)
+        r.sim.flagged_result(8, "misfire")
+        r.sim.launch()
+        r.sim.sensor_fault()
+        r.sim.idle()
+        r.sim.old_game_result(9)
+        got = r.settle()
+        assert got == r.sim.sent
+        assert [e for e in got if isinstance(e, WheelResult)] == r.sim.sent[3:4]
+        assert r.link.counters()["bytes_discarded"] == len(b"\xff\x00garbage")
+
+
+def test_unplugged_mid_game_the_result_of_that_game_still_counts() -> None:
+    with rig() as r:
+        r.sim.start_game()
+        r.sim.launch()
+        assert r.settle() == r.sim.sent
+        r.sim.unplug()
+        offline = r.until(WheelOffline)[-1]
+        assert isinstance(offline, WheelOffline) and "failed" in offline.reason
+        r.sim.replug()
+        assert isinstance(r.events.get(timeout=WAIT_S), WheelOnline)
+        r.sim.no_more_bets()
+        won = r.sim.result()
+        r.sim.idle()
+        assert r.settle() == r.sim.sent[2:]
+        assert r.sim.sent[3] == WheelResult(r.sim.game, won, r.sim.rotor_rpm, r.sim.direction)
+        assert r.link.counters()["port_failures"] == 1
+
+
+def test_a_silent_wheel_goes_offline_and_comes_back() -> None:
+    with rig(status_timeout=0.3) as r:
+        r.sim.silence()
+        assert isinstance(r.events.get(timeout=WAIT_S), WheelOffline)
+        r.sim.silence(False)
+        assert isinstance(r.events.get(timeout=WAIT_S), WheelOnline)
+
+
+def test_a_port_that_does_not_open_is_reported_offline_once() -> None:
+    events: queue.Queue[WheelEvent] = queue.Queue()
+    with open_wheel_sensor(port="/nonexistent/dealer-wheel", on_event=events,
+                           reconnect_first=0.01, reconnect_max=0.02):
+        first = events.get(timeout=WAIT_S)
+        time.sleep(0.2)  # several attempts
+    rest = [events.get_nowait() for _ in range(events.qsize())]
+    assert isinstance(first, WheelOffline) and "cannot open" in first.reason
+    assert rest == []  # "link closed" is the same outage: not said again
+
+
+def test_a_noisy_line_never_gives_a_result_the_wheel_did_not_give() -> None:
+    """1 % of the bytes flipped, dropped or doubled: a result is lost with any of
+    its game's start, launch or result line (about half of them), none is invented."""
+    with rig(faults=LineFaults.mixed(0.01, seed=5)) as r:
+        for _ in range(60):
+            r.sim.spin()
+        got = [e for e in r.settle() if isinstance(e, WheelResult)]
+        counters = r.link.counters()
+    truth = [e for e in r.sim.sent if isinstance(e, WheelResult)]
+    assert set(got) <= set(truth)
+    assert len({e.game for e in got}) == len(got)  # once per game
+    assert counters["rejected_lines"] > 0 and len(got) > 10
+
+
+def test_a_consumer_that_refuses_loses_that_event_only(caplog: pytest.LogCaptureFixture) -> None:
+    taken: queue.Queue[WheelEvent] = queue.Queue()
+
+    def sink(event: WheelEvent) -> None:
+        if isinstance(event, WheelResult) and event.number == 13:
+            raise EventRefused("the journal is stuck")
+        taken.put(event)
+
+    with caplog.at_level(logging.WARNING), rig(sink=sink) as r:
+        r.events = taken
+        r.until(WheelOnline)
+        r.sim.spin(13)
+        r.sim.spin(14)
+        got = r.settle()
+        counters = r.link.counters()
+    # The wheel never sends a line again: the refused result is gone, the rest came.
+    assert got == [e for e in r.sim.sent if not (isinstance(e, WheelResult) and e.number == 13)]
+    assert [e for e in got if isinstance(e, WheelResult)] == [r.sim.sent[-2]]
+    assert counters["not_taken"] == 1
+    assert "wheel sensor event consumer did not take a WheelResult" in caplog.text
