@@ -2,7 +2,8 @@
 
 The camera and the detector run in their own threads (OpenCV capture and the
 per-frame vision are blocking, CPU-bound work); what the detector concludes is
-posted to the table's queue: a number becomes a ``wheel_result`` input, a
+posted to the table's loop: a number goes to the table's verdict between its
+wheel sources (``wheel_readings``), which makes it a ``wheel_result`` input; a
 no-result an alarm that tells the croupier to re-spin and why, a camera fault an
 alarm and the camera's availability.
 
@@ -28,9 +29,9 @@ import time
 
 from dealer_station.actor import TableActor
 from dealer_station.config import CameraConfig
-from dealer_station.games.events import WheelResult
 from dealer_station.input_identity import SpinReading
-from dealer_station.table_inputs import Alarm, Command, DeviceChange
+from dealer_station.table_inputs import Alarm, DeviceChange
+from dealer_station.wheel_readings import WheelReadings
 from drivers.camera import CameraSource, CameraUnavailable, FrameSource, TimedFrame
 from vision.calibration import Calibration
 from vision.detector import WheelDetector
@@ -63,9 +64,16 @@ RESPIN_ADVICE = {
 
 class CameraBridge:
     def __init__(
-        self, actor: TableActor, config: CameraConfig, source: FrameSource | None = None
+        self,
+        actor: TableActor,
+        config: CameraConfig,
+        source: FrameSource | None = None,
+        readings: WheelReadings | None = None,
     ) -> None:
+        """``readings``: where the camera's numbers go, the table's verdict
+        between its sources; absent, the camera is the table's only one."""
         self.actor = actor
+        self.readings = readings or WheelReadings(actor, ("camera",), wait_seconds=0.0)
         self.config = config
         self.source = source
         self.params = dataclasses.replace(
@@ -93,7 +101,7 @@ class CameraBridge:
 
     # -- the camera's thread ------------------------------------------------------------
 
-    def _post(self, item: Command | DeviceChange | Alarm) -> None:
+    def _post(self, item: DeviceChange | Alarm) -> None:
         assert self.loop is not None
         self.loop.call_soon_threadsafe(self.actor.submit, item)
 
@@ -166,12 +174,9 @@ class CameraBridge:
     def _observe(self, observations: list[Observation]) -> None:
         for obs in observations:
             if isinstance(obs, SpinResult):
-                self._post(
-                    Command(
-                        "camera",
-                        WheelResult(obs.number),
-                        identity=_reading(obs),
-                    )
+                assert self.loop is not None
+                self.loop.call_soon_threadsafe(
+                    self.readings.offer, "camera", obs.number, _reading(obs)
                 )
             elif isinstance(obs, NoResult):
                 advice = RESPIN_ADVICE[obs.reason.value].format(min=self.params.min_revolutions)

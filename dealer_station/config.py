@@ -20,7 +20,17 @@ import tempfile
 import tomllib
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, Literal, NoReturn, Union, get_type_hints
+from typing import (
+    TYPE_CHECKING,
+    Annotated,
+    Any,
+    Literal,
+    NoReturn,
+    Protocol,
+    TypeVar,
+    Union,
+    get_type_hints,
+)
 
 from pydantic import (
     BaseModel,
@@ -38,6 +48,7 @@ from dealer_station.games.rulefile import RuleFileError, shipped_variants
 from dealer_station.games.table import GAMES
 from drivers.shoe import BACKENDS
 from drivers.shoe.backends import WIRED
+from drivers.wheel import SENSORS
 
 Identifier = Annotated[str, Field(pattern=r"^[a-z0-9][a-z0-9-]{0,62}$")]
 
@@ -148,7 +159,18 @@ class MqttConfig(Strict):
         return self.password
 
 
-class ShoeConfig(Strict):
+class PortDeviceConfig(Strict):
+    """A device on a serial port that speaks one of its kind's protocols."""
+
+    port: str
+    protocol: str
+
+    def link_options(self) -> dict[str, Any]:
+        """The protocol's own settings, as the driver's ``open`` takes them."""
+        return self.model_dump(exclude={"port", "protocol"})
+
+
+class ShoeConfig(PortDeviceConfig):
     """A table's card shoe on a serial port (docs/shoe.md): what the shoes of every
     protocol have. Each protocol of `drivers.shoe.BACKENDS` has its model below,
     this plus the protocol's own settings; built in code without a protocol
@@ -161,49 +183,85 @@ class ShoeConfig(Strict):
         BACKENDS.default, description="The shoe's serial protocol, a name of drivers.shoe.BACKENDS."
     )
 
-    def link_options(self) -> dict[str, Any]:
-        """The protocol's own settings, as `drivers.shoe.open_shoe` takes them."""
-        return self.model_dump(exclude={"port", "protocol"})
+
+class WheelSensorConfig(PortDeviceConfig):
+    """A roulette wheel's own sensor on a serial port (docs/wheel_sensor.md), as
+    `ShoeConfig` is for a shoe: one model per protocol of `drivers.wheel.SENSORS`."""
+
+    port: str = Field(
+        description="The wheel controller's serial port: a udev name (/dev/dealer-wheel) or "
+        "any pyserial URL."
+    )
+    protocol: str = Field(
+        SENSORS.default,
+        description="The wheel sensor's line protocol, a name of drivers.wheel.SENSORS.",
+    )
 
 
-def _shoe_config(name: str) -> type[ShoeConfig]:
-    """`ShoeConfig` plus the settings of ``BACKENDS[name].options``, each with
-    its default, description and bounds."""
-    backend = BACKENDS[name]
-    hints = get_type_hints(backend.options)
+class _Protocol(Protocol):
+    """A registry's entry for one protocol, as a config model is built from it."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def description(self) -> str: ...
+    @property
+    def options(self) -> Any: ...
+
+
+D = TypeVar("D", bound=PortDeviceConfig)
+
+
+def _protocol_config(base: type[D], what: str, entry: _Protocol, default: str) -> type[D]:
+    """``base`` plus the settings of the protocol ``entry`` (its options, each
+    with its default, description and bounds)."""
+    name = entry.name
+    hints = get_type_hints(entry.options)
     settings: dict[str, Any] = {
         f.name: (hints[f.name], Field(f.default, **f.metadata))
-        for f in dataclasses.fields(backend.options)
+        for f in dataclasses.fields(entry.options)
     }
     # Only the default protocol may go unsaid (a config without it has always
     # meant that one); the others are named, as the schema then says.
     settings["protocol"] = (
         Literal[name],
-        Field(name, description=f"The shoe's serial protocol: {name!r} (absent means this one).")
-        if name == BACKENDS.default
-        else Field(description=f"The shoe's serial protocol: {name!r}."),
+        Field(name, description=f"The {what}'s protocol: {name!r} (absent means this one).")
+        if name == default
+        else Field(description=f"The {what}'s protocol: {name!r}."),
     )
-    return create_model(
-        f"{name.capitalize()}ShoeConfig",
-        __base__=ShoeConfig,
+    model: type[D] = create_model(
+        f"{name.replace('-', ' ').title().replace(' ', '')}{base.__name__}",
+        __base__=base,
         __module__=__name__,
-        __doc__=f"A card shoe speaking {name!r}: {backend.description}.",
+        __doc__=f"A {what} speaking {name!r}: {entry.description}.",
         **settings,
     )
+    return model
 
 
-# One model per protocol a real shoe can speak, built from the registry.
-SHOE_CONFIGS = {name: _shoe_config(name) for name in WIRED}
+# One model per protocol a real device can speak, built from the registries.
+SHOE_CONFIGS = {
+    name: _protocol_config(ShoeConfig, "shoe", BACKENDS[name], BACKENDS.default) for name in WIRED
+}
+SENSOR_CONFIGS = {
+    name: _protocol_config(WheelSensorConfig, "wheel sensor", SENSORS[name], SENSORS.default)
+    for name in SENSORS
+}
 # The keys holding a union tagged by a field, and their tags, which pydantic's
-# errors put in the key's path (a wheel sensor's union will be another).
-_TAGGED_UNIONS = {"shoe": frozenset(SHOE_CONFIGS)}
+# errors put in the key's path.
+_TAGGED_UNIONS = {"shoe": frozenset(SHOE_CONFIGS), "wheel_sensor": frozenset(SENSOR_CONFIGS)}
 
 if TYPE_CHECKING:
     AnyShoeConfig = ShoeConfig
+    AnySensorConfig = WheelSensorConfig
     GameName = str
 else:
     AnyShoeConfig = Annotated[
         Union[tuple(SHOE_CONFIGS.values())],  # noqa: UP007 (built from the registry)
+        Field(discriminator="protocol"),
+    ]
+    AnySensorConfig = Annotated[
+        Union[tuple(SENSOR_CONFIGS.values())],  # noqa: UP007 (built from the registry)
         Field(discriminator="protocol"),
     ]
     GameName = Literal[tuple(GAMES)]
@@ -237,6 +295,23 @@ class CameraConfig(Strict):
     @classmethod
     def _calibration_readable(cls, path: Path | None, info: ValidationInfo) -> Path | None:
         return None if path is None else _readable_file(path, info)
+
+
+class WheelReadingsConfig(Strict):
+    """How a roulette table with both a camera and a wheel sensor settles
+    (docs/wheel_sensor.md, "Two sources, one verdict")."""
+
+    primary: Literal["camera", "sensor"] = Field(
+        "camera",
+        description="The source whose reading the journal names first when both agree; with "
+        "one source only, that one settles.",
+    )
+    wait_seconds: float = Field(
+        5.0,
+        gt=0,
+        description="How long the first reading of a spin waits for the other source's, in "
+        "seconds; then it settles alone, flagged, with an alarm.",
+    )
 
 
 class TimersConfig(Strict):
@@ -280,6 +355,13 @@ class TableConfig(Strict):
         None, description="The card shoe of a card game; absent means none is connected."
     )
     camera: CameraConfig | None = Field(None, description="The wheel camera (roulette).")
+    wheel_sensor: AnySensorConfig | None = Field(
+        None, description="The wheel's own sensor (roulette): its controller's serial line."
+    )
+    wheel_readings: WheelReadingsConfig = Field(
+        WheelReadingsConfig(),
+        description="Which reading of the wheel settles when the table has two sources.",
+    )
     timers: TimersConfig = Field(TimersConfig(), description="The round's timers.")
     recovery: Literal["resume", "void"] = Field(
         "void",
@@ -319,6 +401,33 @@ class TableConfig(Strict):
         if isinstance(shoe, dict) and "protocol" not in shoe:
             return {**shoe, "protocol": BACKENDS.default}
         return shoe
+
+    @field_validator("wheel_sensor", mode="before")
+    @classmethod
+    def _default_sensor_protocol(cls, sensor: object) -> object:
+        if isinstance(sensor, WheelSensorConfig):
+            sensor = sensor.model_dump()
+        if isinstance(sensor, dict) and "protocol" not in sensor:
+            return {**sensor, "protocol": SENSORS.default}
+        return sensor
+
+    @model_validator(mode="after")
+    def _wheel_sources(self) -> TableConfig:
+        if self.wheel_sensor is not None and self.game != "roulette":
+            raise ValueError(f"a wheel sensor belongs to a roulette table, not {self.game}")
+        if self.wheel_readings.primary == "sensor" and self.wheel_sensor is None:
+            raise ValueError("wheel_readings.primary is the sensor, but the table has none")
+        return self
+
+    @property
+    def wheel_sources(self) -> tuple[Literal["camera", "sensor"], ...]:
+        """The table's sources of a winning number, the primary first."""
+        have: list[Literal["camera", "sensor"]] = []
+        if self.camera is not None:
+            have.append("camera")
+        if self.wheel_sensor is not None:
+            have.append("sensor")
+        return tuple(sorted(have, key=lambda s: s != self.wheel_readings.primary))
 
 
 # What the station publishes of a burnt card (docs/mqtt.md, dealer_station/visibility.py).

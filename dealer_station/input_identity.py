@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Any
 
 from dealer_station.games.events import WHEEL_READING_KEYS
 from dealer_station.games.roulette_layout import POCKETS
@@ -76,10 +77,39 @@ class SpinReading:
                 raise ValueError(f"spin {self.spin}: {name} {value!r} is not 0-36")
 
 
-InputIdentity = CardIdentity | SpinReading
+@dataclass(frozen=True)
+class SensorReading:
+    """The wheel sensor's result of one game (docs/wheel_sensor.md): the
+    controller's game number and what it measured of the rotor. A checksummed
+    line of the game in play: no confidence score, it is believed or refused."""
+
+    game: int
+    rotor_rpm: float | None = None
+    rotor_direction: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.rotor_rpm is not None and not math.isfinite(self.rotor_rpm):
+            raise ValueError(f"game {self.game}: rotor_rpm {self.rotor_rpm} is not a number")
+        if self.rotor_direction not in (None, *DIRECTIONS):
+            raise ValueError(f"game {self.game}: rotor_direction {self.rotor_direction!r}")
 
 
-def journal_keys(identity: InputIdentity | None) -> dict[str, str | float]:
+@dataclass(frozen=True)
+class TwoReadings:
+    """Both sources' readings of one spin, as the table's verdict settled or
+    held it (``verdict``: ``agreed``, ``camera_only``, ``sensor_only``,
+    ``disagree``): each reading's number and identity, None for a source that
+    gave none in time."""
+
+    verdict: str
+    camera: tuple[int, SpinReading] | None = None
+    sensor: tuple[int, SensorReading] | None = None
+
+
+InputIdentity = CardIdentity | SpinReading | SensorReading | TwoReadings
+
+
+def journal_keys(identity: InputIdentity | None) -> dict[str, Any]:
     """The keys an input's journal body carries for its identity: ``id``, the
     device's name for it, and for a camera result its ``confidence`` and what it
     measured of the throw (``WHEEL_READING_KEYS``, those it saw), fields of their
@@ -88,7 +118,11 @@ def journal_keys(identity: InputIdentity | None) -> dict[str, str | float]:
         return {}
     if isinstance(identity, CardIdentity):
         return {"id": f"{identity.boot}:{identity.insertion}:{identity.index}"}
-    keys: dict[str, str | float] = {
+    if isinstance(identity, SensorReading):
+        return _sensor_keys(identity)
+    if isinstance(identity, TwoReadings):
+        return _readings_keys(identity)
+    keys: dict[str, Any] = {
         "id": f"spin:{identity.spin}",
         "confidence": round(identity.confidence, CONFIDENCE_DIGITS),
     }
@@ -97,6 +131,30 @@ def journal_keys(identity: InputIdentity | None) -> dict[str, str | float]:
         if value is not None:
             keys[name] = value
     return keys
+
+
+def _sensor_keys(reading: SensorReading) -> dict[str, Any]:
+    keys: dict[str, Any] = {"id": f"game:{reading.game}"}
+    for name in ("rotor_rpm", "rotor_direction"):
+        value = getattr(reading, name)
+        if value is not None:
+            keys[name] = value
+    return keys
+
+
+def _readings_keys(both: TwoReadings) -> dict[str, Any]:
+    """The camera's keys at the top, where the monitor and recall read a
+    camera's result (else the sensor's), and each source's reading with its
+    number under ``readings``: a regulator sees what each said."""
+    readings: dict[str, Any] = {}
+    top: dict[str, Any] = {}
+    for name, reading in (("sensor", both.sensor), ("camera", both.camera)):
+        if reading is not None:
+            number, identity = reading
+            keys = journal_keys(identity)
+            readings[name] = {"number": number, **keys}
+            top = keys
+    return {**top, "verdict": both.verdict, "readings": readings}
 
 
 def read_card_identity(journal_id: str) -> CardIdentity | None:

@@ -24,6 +24,8 @@ REFUSAL_ADVICE = {
 OFFLINE_ADVICE = {
     "shoe": "Shoe offline: do not draw. Check the shoe's cable; the round waits.",
     "camera": "Wheel camera offline: enter each number on the pad (tap, then confirm).",
+    "wheel_sensor": "Wheel sensor offline: the camera's numbers settle alone (or enter each "
+    "number on the pad). Check the wheel controller's cable.",
 }
 
 # How many set-aside records a restart's alarm names one by one.

@@ -36,6 +36,7 @@ def place_text(step: NextStep) -> str:
 HOLD_TEXT = {
     "card_unread": "CALL PIT BOSS: CARD UNREAD",
     "impossible_card": "CALL PIT BOSS: IMPOSSIBLE CARD",
+    "wheel_disagree": "CALL PIT BOSS: CAMERA AND WHEEL SENSOR DISAGREE",
 }
 
 

@@ -27,7 +27,9 @@ from dealer_station.journal import Journal
 from dealer_station.journal_digest import publish_daily
 from dealer_station.mqtt_publisher import TablePublisher
 from dealer_station.payloads import Topics
+from dealer_station.sensor_bridge import SensorBridge
 from dealer_station.shoe_bridge import ShoeBridge
+from dealer_station.wheel_readings import WheelReadings
 
 if TYPE_CHECKING:
     from dealer_station.camera_bridge import CameraBridge
@@ -68,6 +70,8 @@ class Station:
         self.publishers: dict[str, TablePublisher] = {}
         self.shoes: dict[str, ShoeBridge] = {}
         self.cameras: dict[str, CameraBridge] = {}
+        self.sensors: dict[str, SensorBridge] = {}
+        self.readings: dict[str, WheelReadings] = {}
         self.stopped = asyncio.Event()
 
     async def run(self) -> None:
@@ -106,13 +110,23 @@ class Station:
                     bridge = ShoeBridge(actor, table_config.shoe)
                     bridge.start()
                     self.shoes[tid] = bridge
+                readings = WheelReadings(
+                    actor, table_config.wheel_sources, table_config.wheel_readings.wait_seconds
+                )
+                self.readings[tid] = readings
                 if table_config.camera is not None:
                     # Imported here: OpenCV costs memory a card-only station need not pay.
                     from dealer_station.camera_bridge import CameraBridge
 
-                    camera = CameraBridge(actor, table_config.camera, self.camera_sources.get(tid))
+                    camera = CameraBridge(
+                        actor, table_config.camera, self.camera_sources.get(tid), readings
+                    )
                     camera.start()
                     self.cameras[tid] = camera
+                if table_config.wheel_sensor is not None:
+                    sensor = SensorBridge(actor, table_config.wheel_sensor, readings)
+                    sensor.start()
+                    self.sensors[tid] = sensor
                 robot = table_config.self_driving
                 if robot is not None:
                     croupier = SelfDrivingCroupier(
@@ -148,6 +162,8 @@ class Station:
             await asyncio.to_thread(bridge.close)
         for camera in self.cameras.values():
             await asyncio.to_thread(camera.close)
+        for sensor in self.sensors.values():
+            await asyncio.to_thread(sensor.close)
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)

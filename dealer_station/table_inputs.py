@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 from dealer_station.games.events import Event
 from dealer_station.input_identity import InputIdentity
@@ -38,9 +38,14 @@ class Command:
     key: IdempotencyKey | None = None
 
 
+# The devices whose availability a table journals and publishes (``device/<name>``).
+Device = Literal["shoe", "camera", "wheel_sensor"]
+DEVICES: tuple[Device, ...] = get_args(Device)
+
+
 @dataclass
 class DeviceChange:
-    device: Literal["shoe", "camera"]
+    device: Device
     online: bool
     detail: str = ""
 

@@ -20,6 +20,7 @@ from dealer_station.journal import REFUSED_ON_REPLAY, Journal, Record
 from dealer_station.operator_advice import journal_changed
 from dealer_station.payloads import DeviceState
 from dealer_station.round_outputs import RoundOutput, parse_outputs
+from dealer_station.table_inputs import DEVICES
 
 log = logging.getLogger(__name__)
 
@@ -116,7 +117,7 @@ def replay(journal: Journal, table: str, after: int, state: table_fold.TableStat
         done.outputs.append(parse_outputs(outputs))
     for record in journal.records(table, kind="device", after=after):
         body = record.body
-        if body.get("device") in ("shoe", "camera") and body.get("state") in KNOWN_STATES:
+        if body.get("device") in DEVICES and body.get("state") in KNOWN_STATES:
             done.devices[body["device"]] = (body["state"], record.at)
     return done
 

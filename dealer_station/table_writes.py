@@ -29,7 +29,7 @@ from dealer_station.payloads import DeviceState, Topics
 from dealer_station.round_outputs import DecisionMade, RoundHeld, RoundSettled, parse_outputs
 from dealer_station.table_alarms import ActiveAlarm, TableAlarms
 from dealer_station.table_answers import answer_to_keep
-from dealer_station.table_inputs import Alarm, Command, DeviceChange, Outcome
+from dealer_station.table_inputs import DEVICES, Alarm, Command, DeviceChange, Outcome
 from dealer_station.table_messages import round_event, round_state
 from dealer_station.table_stats import TableStats
 from dealer_station.table_timers import StepTimer
@@ -122,7 +122,7 @@ def _refused(
     echoed, detail = visibility.public_refusal(raw, rejected.detail, face)
     data = {"reason": rejected.reason, "detail": detail, "event": echoed}
     messages = [_event_message(table, "rejected", data, item.source, round_id, now)]
-    if item.source in ("shoe", "camera") and rejected.reason in REFUSAL_ADVICE:
+    if item.source in DEVICES and rejected.reason in REFUSAL_ADVICE:
         card = visibility.WITHHELD[face] if face else raw.get("card", "?")
         advice = REFUSAL_ADVICE[rejected.reason].format(card=card)
         messages.append(_raise_alarm(table, rejected.reason, advice, "shoe-card", round_id, now))

@@ -121,17 +121,25 @@ async def burn(
 async def wheel_result(
     principal: Dealer, actor: Table, write: WriteHeaders, body: WheelNumber
 ) -> JSONResponse:
-    """The croupier enters the winning number at a table whose camera is offline
-    or absent. While the camera reads the wheel the number is the camera's: a
+    """The croupier enters the winning number at a table whose camera and wheel
+    sensor are offline or absent. While one reads the wheel the number is its: a
     number by hand is then a pit boss's override, with a reason
-    (``/pit-boss/wheel-result``), and this is refused (``camera_online``)."""
-    camera = actor.devices.get("camera")
-    if camera is not None and camera[0] == "online":
-        raise Refused(
-            Refusal(
-                reason="camera_online",
-                detail="the camera reads the wheel: a number by hand needs a pit boss",
+    (``/pit-boss/wheel-result``), and this is refused (``camera_online``,
+    ``sensor_online``); so is a number for a held round (``round_held``: two
+    readings disagreed, a pit boss settles it)."""
+    for device, reason in (("camera", "camera_online"), ("wheel_sensor", "sensor_online")):
+        known = actor.devices.get(device)
+        if known is not None and known[0] == "online":
+            raise Refused(
+                Refusal(
+                    reason=reason,
+                    detail=f"the {device.replace('_', ' ')} reads the wheel: a number by hand "
+                    "needs a pit boss",
+                )
             )
+    if actor.state is not None and actor.state.hold:
+        raise Refused(
+            Refusal(reason="round_held", detail="the round holds: a pit boss enters the number")
         )
     return await send(
         actor, principal, {"type": "wheel_result", "number": body.number}, write=write

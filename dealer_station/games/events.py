@@ -218,6 +218,12 @@ WHEEL_READING_KEYS: Final = (
 )
 
 
+# How a table with two sources of the winning number settled or held a spin:
+# the verdict and each source's reading (docs/wheel_sensor.md), journaled
+# around its wheel_result or hold; replay ignores them.
+VERDICT_KEYS: Final = ("verdict", "readings")
+
+
 def parse_amount(value: object, name: str = "amount") -> Decimal:
     if isinstance(value, bool) or not isinstance(value, int | str):
         raise Rejected("bad_event", f"{name} must be a decimal string or an integer")
@@ -258,6 +264,8 @@ def parse_event(obj: object) -> Event:
     unknown = set(obj) - known - ENVELOPE_KEYS
     if cls is WheelResult:
         unknown -= set(WHEEL_READING_KEYS)
+    if cls is WheelResult or cls is HoldRound:
+        unknown -= set(VERDICT_KEYS)
     if unknown:
         raise Rejected("bad_event", f"unknown field {sorted(unknown)[0]!r} in {kind}")
     values: dict[str, Any] = {}

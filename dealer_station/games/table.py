@@ -27,6 +27,7 @@ from dealer_station.games.events import (
     SelectTable,
     Shuffle,
     VoidRound,
+    WheelResult,
 )
 from dealer_station.games.rejection import Rejected
 from dealer_station.games.rulefile import RuleFileError
@@ -43,6 +44,9 @@ GAMES = {
 # stays exact. An unread card is a real card of this shoe: it is entered by
 # hand, or the round is voided.
 RELEASABLE = frozenset({"impossible_card"})
+# The camera and the wheel's sensor read two numbers (dealer_station/wheel_verdict.py):
+# the round holds until a pit boss enters the number (a ``wheel_result``) or voids it.
+WHEEL_DISAGREE = "wheel_disagree"
 
 
 @dataclass(frozen=True, slots=True)
@@ -222,7 +226,10 @@ def apply(state: TableState | None, event: Event) -> tuple[TableState, list[Outp
             raise Rejected("misdeal", "a card was drawn with no round in play")
         raise Rejected("no_round", "open a round first")
 
-    if state.hold and not isinstance(event, ManualCard | ReleaseHold | VoidRound):
+    if state.hold == WHEEL_DISAGREE and isinstance(event, WheelResult):
+        # The number a pit boss settles a disputed spin with: it ends the hold.
+        state = replace(state, hold="")
+    elif state.hold and not isinstance(event, ManualCard | ReleaseHold | VoidRound):
         # Nothing else moves a held round: no scanned card, no decision, no result.
         raise Rejected("round_held", f"the round holds ({state.hold}): a pit boss resolves it")
     if isinstance(event, CardUnread | HoldRound):

@@ -42,6 +42,7 @@ const REASON_WORDS = {
   destination_changed: "The card's place changed: CANCEL and enter it again",
   not_releasable: "An unread card is entered by hand or the round voided",
   camera_online: "The camera reads the wheel: a number by hand needs the pit boss",
+  sensor_online: "The wheel sensor reads the wheel: a number by hand needs the pit boss",
   no_dealer: "No dealer signed on: DEALER first",
   already_signed_on: "That dealer is signed on already",
   no_dealer_signed_on: "No dealer is signed on",
