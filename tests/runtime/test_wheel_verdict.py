@@ -14,7 +14,8 @@ def test_one_source_settles_at_once() -> None:
 
 
 def test_the_same_number_from_both_settles_named_by_the_primary() -> None:
-    assert judge(BOTH, {"camera": 5, "sensor": 5}, waited_out=False) == Settle(5, "sensor", "agreed")
+    agreed = judge(BOTH, {"camera": 5, "sensor": 5}, waited_out=False)
+    assert agreed == Settle(5, "sensor", "agreed")
 
 
 def test_two_numbers_hold_the_round_never_pick_one() -> None:
@@ -24,7 +25,8 @@ def test_two_numbers_hold_the_round_never_pick_one() -> None:
 
 def test_one_reading_waits_for_the_other_then_settles_flagged() -> None:
     assert judge(BOTH, {"camera": 0}, waited_out=False) is None
-    assert judge(BOTH, {"camera": 0}, waited_out=True) == Settle(0, "camera", "camera_only", "sensor")
+    alone = judge(BOTH, {"camera": 0}, waited_out=True)
+    assert alone == Settle(0, "camera", "camera_only", "sensor")
     assert judge(BOTH, {"sensor": 36}, waited_out=True) == Settle(
         36, "sensor", "sensor_only", "camera"
     )
