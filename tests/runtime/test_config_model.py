@@ -100,3 +100,21 @@ def test_a_framed_shoe_in_a_config_goes_offline_after_the_protocol_s_silence() -
     shoe = parse_config(MINIMAL + 'shoe = { port = "/dev/x" }\n').tables[0].shoe
     assert shoe is not None
     assert shoe.link_options()["heartbeat_timeout"] == FramedSession().heartbeat_timeout == 3.0
+
+
+def test_a_wheel_sensor_is_a_roulette_table_s_and_the_primary_must_exist() -> None:
+    with pytest.raises(ValidationError, match="a wheel sensor belongs to a roulette table"):
+        TableConfig(id="t1", game="baccarat", wheel_sensor={"port": "/dev/dealer-wheel"})
+    with pytest.raises(ValidationError, match="primary is the sensor, but the table has none"):
+        TableConfig(id="t1", game="roulette", wheel_readings={"primary": "sensor"})
+    table = TableConfig(
+        id="t1",
+        game="roulette",
+        camera={"source": "0"},
+        wheel_sensor={"port": "/dev/dealer-wheel"},
+        wheel_readings={"primary": "sensor"},
+    )
+    assert table.wheel_sources == ("sensor", "camera")
+    # The sensor's defaults are its protocol's (drivers/wheel/PROTOCOL.md: 9600 baud).
+    assert table.wheel_sensor is not None
+    assert table.wheel_sensor.link_options() == {"baudrate": 9600, "status_timeout": 3.0}
