@@ -52,8 +52,19 @@ STEP_TEXT: dict[StepKind, str] = {
 }
 
 
+# What closed betting when no person did (``CloseBets.reason``), as the banner says it.
+CLOSED_TEXT = {
+    "timer": "TIME UP",
+    "wheel_sensor": "CLOSED BY THE WHEEL",
+    "ball_slow": "BALL SLOWING",
+    "drop_due": "BALL ABOUT TO DROP",
+}
+
+
 def action_text(step: NextStep, game: str, rnd: object = None, hold: str = "") -> str:
     """The next required action, as the console shows it in large type."""
+    if step.kind == "wheel" and isinstance(rnd, RouletteRound) and rnd.closed_by is not None:
+        return f"NO MORE BETS ({CLOSED_TEXT.get(rnd.closed_by, rnd.closed_by.upper())}): SPIN"
     if step.kind in STEP_TEXT:
         return STEP_TEXT[step.kind]
     if step.kind == "pit_boss":
@@ -131,7 +142,7 @@ def _baccarat_view(rnd: BaccaratRound) -> dict[str, Any]:
 
 
 def _roulette_view(rnd: RouletteRound) -> dict[str, Any]:
-    view: dict[str, Any] = {"bets": len(rnd.bets)}
+    view: dict[str, Any] = {"bets": len(rnd.bets), "closed_by": rnd.closed_by}
     if rnd.number is not None:
         view["number"] = rnd.number
         view["colour"] = colour_of(rnd.number)

@@ -82,7 +82,7 @@ class SensorBridge:
         elif isinstance(event, WheelState) and event.phase == "no_more_bets":
             state = self.actor.state
             if state is not None and state.next_step().kind == "bets":
-                self.actor.submit(Command(SOURCE, CloseBets()))
+                self.actor.submit(Command(SOURCE, CloseBets(reason="wheel_sensor")))
         elif isinstance(event, LaunchVoid):
             self.actor.submit(
                 Alarm("respin_wheel_void", f"RE-SPIN: the wheel voided game {event.game}'s "

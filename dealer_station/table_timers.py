@@ -32,7 +32,7 @@ def timed_input(state: TableState, timers: TimersConfig) -> tuple[float, Event] 
     a step that waits for a person (a card, a spin) however long it takes."""
     step = state.next_step()
     if step.kind == "bets":
-        return timers.betting_seconds, CloseBets()
+        return timers.betting_seconds, CloseBets(reason="timer")
     if step.kind == "insurance":
         return timers.insurance_seconds, CloseInsurance()
     if step.kind == "decision":

@@ -83,6 +83,12 @@ class CancelBet:
 
 @dataclass(frozen=True, slots=True)
 class CloseBets:
+    """"No more bets". ``reason``: what closed them when it was not a person:
+    ``timer`` (the betting window ran out), ``wheel_sensor`` (the wheel said
+    so), ``ball_slow`` or ``drop_due`` (the camera's measure of the ball,
+    docs/wheel.md); absent, the croupier or the game server did."""
+
+    reason: str | None = None
     type = "bets_closed"
 
 
@@ -222,6 +228,9 @@ WHEEL_READING_KEYS: Final = (
 # the verdict and each source's reading (docs/wheel_sensor.md), journaled
 # around its wheel_result or hold; replay ignores them.
 VERDICT_KEYS: Final = ("verdict", "readings")
+# What the camera measured of the ball when it closed betting itself, journaled
+# around the bets_closed it sent (docs/wheel.md); replay ignores them.
+BALL_SPEED_KEYS: Final = ("revs_per_s", "drop_in_s", "threshold")
 
 
 def parse_amount(value: object, name: str = "amount") -> Decimal:
@@ -266,6 +275,8 @@ def parse_event(obj: object) -> Event:
         unknown -= set(WHEEL_READING_KEYS)
     if cls is WheelResult or cls is HoldRound:
         unknown -= set(VERDICT_KEYS)
+    if cls is CloseBets:
+        unknown -= set(BALL_SPEED_KEYS)
     if unknown:
         raise Rejected("bad_event", f"unknown field {sorted(unknown)[0]!r} in {kind}")
     values: dict[str, Any] = {}

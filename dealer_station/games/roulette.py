@@ -93,6 +93,8 @@ class RouletteRound:
     bets: tuple[RouletteBet, ...] = ()
     number: int | None = None
     void_reason: str = ""
+    # What closed betting when no person did (``CloseBets.reason``), or None.
+    closed_by: str | None = None
 
 
 def settle(rules: RouletteRules, bets: tuple[RouletteBet, ...], number: int) -> tuple[Payout, ...]:
@@ -144,9 +146,10 @@ class RouletteEngine:
         if isinstance(event, CancelBet):
             return self._cancel(state, event)
         if isinstance(event, CloseBets):
-            return replace(state, phase="spinning"), [
-                {"type": "bets_closed", "bets": len(state.bets)}
-            ]
+            closed: Output = {"type": "bets_closed", "bets": len(state.bets)}
+            if event.reason is not None:
+                closed["reason"] = event.reason
+            return replace(state, phase="spinning", closed_by=event.reason), [closed]
         raise Rejected("not_in_this_game", f"a {event.type!r} event has no place in roulette")
 
     def _place(self, state: RouletteRound, event: PlaceBet) -> tuple[RouletteRound, list[Output]]:
