@@ -99,6 +99,8 @@ class SpinMotion:
         return (round(self.final_phi / POCKET) - release) * self.rotor_dir % POCKET_COUNT
 
     def rotor_angle(self, t: float) -> float:
+        # Friction slows the rotor down to a stop, never through it to turn back.
+        t = min(t, self.rotor_rps / self.rotor_decel)
         turns = self.rotor_rps * t - self.rotor_decel * t * t / 2
         return self.rotor_phase0 + self.rotor_dir * 2 * math.pi * turns
 
@@ -169,10 +171,15 @@ def random_motion(
     pocket_inner: float,
     number_ring: float,
     tail: float = 1.2,
+    rotor_rpm: float | None = None,
 ) -> SpinMotion:
+    """A spin drawn from `rng`; `rotor_rpm` sets the rotor's speed instead of the
+    drawn one (every other draw unchanged, so the spin is otherwise the same)."""
     rotor_dir = int(rng.choice([-1, 1]))
     ball_dir = rotor_dir if scenario is Scenario.SAME_DIRECTION else -rotor_dir
     rotor_rps = float(rng.uniform(18, 35)) / 60
+    if rotor_rpm is not None:
+        rotor_rps = rotor_rpm / 60
     launch_time = float(rng.uniform(0.7, 1.2))
     ball_rps0 = float(rng.uniform(1.8, 2.6))
     drop_rps = float(rng.uniform(0.55, 0.8))
