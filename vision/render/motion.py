@@ -71,9 +71,7 @@ class SpinMotion:
     @property
     def track_revolutions(self) -> float:
         """Ball revolutions in the bowl between launch and drop (or leaving the wheel)."""
-        end = min(self.drop_time, self.leave_time)
-        tau = end - self.launch_time
-        return self.ball_rps0 * tau - self.ball_decel * tau * tau / 2
+        return self.track_turns(self.drop_time)
 
     @property
     def final_phi(self) -> float:
@@ -97,6 +95,24 @@ class SpinMotion:
             return None
         release = round((self.launch_angle - self.rotor_angle(self.launch_time)) / POCKET)
         return (round(self.final_phi / POCKET) - release) * self.rotor_dir % POCKET_COUNT
+
+    def track_rps(self, t: float) -> float | None:
+        """The ball's speed on the track at `t` (rev/s), None when it is not on the track."""
+        if not self.launch_time <= t < min(self.drop_time, self.leave_time):
+            return None
+        return self.ball_rps0 - self.ball_decel * (t - self.launch_time)
+
+    def time_at_rps(self, rps: float) -> float | None:
+        """When the ball on the track slows down to `rps`, None when it leaves the track
+        first (or was never that fast)."""
+        t = self.launch_time + (self.ball_rps0 - rps) / self.ball_decel
+        return t if self.track_rps(t) is not None else None
+
+    def track_turns(self, t: float) -> float:
+        """Ball revolutions on the track from the launch to `t` (clamped to the track)."""
+        end = min(self.drop_time, self.leave_time)
+        tau = min(max(t, self.launch_time), end) - self.launch_time
+        return self.ball_rps0 * tau - self.ball_decel * tau * tau / 2
 
     def rotor_angle(self, t: float) -> float:
         # Friction slows the rotor down to a stop, never through it to turn back.
