@@ -188,9 +188,11 @@ def random_motion(
     number_ring: float,
     tail: float = 1.2,
     rotor_rpm: float | None = None,
+    dead_stop: bool = False,
 ) -> SpinMotion:
     """A spin drawn from `rng`; `rotor_rpm` sets the rotor's speed instead of the
-    drawn one (every other draw unchanged, so the spin is otherwise the same)."""
+    drawn one, and `dead_stop` stops the ball at the end of its last hop, without the
+    last roll in its pocket (the spin is otherwise the same, draw for draw)."""
     rotor_dir = int(rng.choice([-1, 1]))
     ball_dir = rotor_dir if scenario is Scenario.SAME_DIRECTION else -rotor_dir
     rotor_rps = float(rng.uniform(18, 35)) / 60
@@ -256,7 +258,7 @@ def random_motion(
         target = (nearest + float(rng.uniform(-0.22, 0.22))) * POCKET
     last = hops[-1]
     hops[-1] = Hop(last.start, last.duration, last.phi_from, target)
-    settle = float(rng.uniform(0.15, 0.35))
+    settle = 0.0 if dead_stop else float(rng.uniform(0.15, 0.35))
     rest_time = start + settle
     duration = leave_time + 2.0 if scenario is Scenario.BALL_LEFT_WHEEL else rest_time + tail
     return replace(
