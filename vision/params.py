@@ -10,9 +10,11 @@ class DetectorParams:
     min_revolutions: float = 3.0  # fewer ball revolutions on the track void the spin
     rest_seconds: float = 0.25  # the ball must keep still relative to the rotor this long
     # ... or only this long when every reading agrees and it lies deep in its pocket,
-    # at least `quick_rest_margin` of a pocket from either fret.
+    # at least `quick_rest_margin` of a pocket from either fret, and no higher than
+    # `quick_rest_rho` above the lowest it has been on the rotor.
     quick_rest_seconds: float = 0.12
     quick_rest_margin: float = 0.3
+    quick_rest_rho: float = 0.035  # rotor radii above the lowest it has lain: in the air
     rest_tolerance_deg: float = 1.5  # how still is still: the spread of its angle on the rotor
     min_rest_coverage: float = 0.75  # fraction of the frames at rest in which it must be seen
     fret_margin: float = 0.15  # fraction of a pocket width next to a fret that counts as on it

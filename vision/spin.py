@@ -106,6 +106,7 @@ class _RestSample:
     frame: int
     t: float
     phi: float  # ball angle relative to the rotor's zero
+    rho: float
     contrast: float
     rivals: tuple[tuple[float, float], ...]  # other spots on the rotor: (phi, contrast)
     reading: PocketReading | None
@@ -147,6 +148,7 @@ class SpinTracker:
         self._drop_t = math.inf
         self._leaving = 0
         self._rest: list[_RestSample] = []
+        self._low_rho = math.inf  # the lowest the ball has been seen on the rotor
         self._rest_announced = False
         self._phi: float | None = None  # last rotor-relative angle of the ball on the rotor
         self._phi_t = 0.0
@@ -513,12 +515,14 @@ class SpinTracker:
             self._rest.clear()
             return self._to(Phase.BOUNCING, frame, t)
         phi = wrap(ball.theta - rotor.zero)
+        self._low_rho = min(self._low_rho, ball.rho)
         tol = math.radians(self.p.rest_tolerance_deg)
         self._rest.append(
             _RestSample(
                 frame,
                 t,
                 phi,
+                ball.rho,
                 ball.contrast,
                 tuple((wrap(b.theta - rotor.zero), b.contrast) for b in rivals),
                 None,
@@ -561,13 +565,20 @@ class SpinTracker:
         # Still for a moment only, a ball near a fret may yet roll over it, and a doubt
         # may clear: both wait for the whole rest.
         if isinstance(verdict, _Reading):
-            if settled or verdict.from_fret >= self.p.quick_rest_margin * _POCKET:
+            if settled or (
+                verdict.from_fret >= self.p.quick_rest_margin * _POCKET and self._lying(run)
+            ):
                 self._armed = False
                 return out + [verdict.result, *self._to(Phase.RESULT, frame, t)]
             return out
         if not settled:
             return out
         return out + self.void(verdict.reason, verdict.detail, frame, t)
+
+    def _lying(self, run: list[_RestSample]) -> bool:
+        """Lying in the pocket, not at the top of a hop: a ball in the air is seen further
+        out than where it has lain (its angle hardly moves at the top of a hop in place)."""
+        return max(s.rho for s in run) <= self._low_rho + self.p.quick_rest_rho
 
     def _judge(self, frame: int, t: float, rotor: RotorState) -> _Refusal | _Reading:
         """The pocket under the resting ball, if every independent reading agrees on it."""
