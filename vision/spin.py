@@ -211,8 +211,13 @@ class SpinTracker:
         self._rotor_dirs.append(rotor.direction)
         self._rpms.append(rotor.rpm)
 
-    def _same_way(self) -> tuple[bool, bool]:
-        """(ball and rotor look to turn the same way, and that is certain).
+    def _looks_same_way(self) -> bool:
+        """Ball and rotor seem to turn the same way, on whatever was seen of them."""
+        sense = self._rotor_sense()
+        return sense != 0 and sense == self._ball_dir
+
+    def _surely_same_way(self) -> bool:
+        """Ball and rotor turn the same way, certainly.
 
         Certain only once both have gone far enough since the launch
         (`direction_ball_turns`, `direction_rotor_turns`) and the rotor's frame-by-frame
@@ -220,16 +225,13 @@ class SpinTracker:
         frames of bad tracking then cannot make a spin against the rotor look like one
         with it.
         """
-        sense = self._rotor_sense()
-        same = sense != 0 and sense == self._ball_dir
         rotor_turns = abs(self._rotor_travel) / (2 * math.pi)
-        certain = (
-            same
+        return (
+            self._looks_same_way()
             and self._revolutions >= self.p.direction_ball_turns
             and rotor_turns >= self.p.direction_rotor_turns
-            and int(np.sign(sum(self._rotor_dirs))) == sense
+            and int(np.sign(sum(self._rotor_dirs))) == self._rotor_sense()
         )
-        return same, certain
 
     def _turns_detail(self) -> str:
         rotor_turns = abs(self._rotor_travel) / (2 * math.pi)
@@ -465,7 +467,7 @@ class SpinTracker:
                 return self._unlaunch(frame, t)
             if self.phase is Phase.LAUNCHED and self._revolutions >= 0.5:
                 out += self._to(Phase.ON_TRACK, frame, t)
-            if self._same_way()[1]:
+            if self._surely_same_way():
                 return out + self.void(
                     NoResultReason.BALL_SAME_DIRECTION_AS_ROTOR,
                     "ball launched the way the rotor turns: " + self._turns_detail(),
@@ -490,7 +492,7 @@ class SpinTracker:
                 frame,
                 t,
             )
-        if self._same_way()[0]:
+        if self._looks_same_way():
             # Never certain on the track: too little was seen to refuse the throw for it.
             return self.void(
                 NoResultReason.DIRECTION_UNCLEAR,
