@@ -32,24 +32,11 @@ def run_spin(job: tuple[int, tuple[int, int], float, float | None]) -> dict[str,
     from vision.detector import WheelDetector
     from vision.observations import NoResult, SpinResult
     from vision.params import DetectorParams
-    from vision.render.look import random_look
-    from vision.render.motion import Scenario, random_motion
-    from vision.render.spin_video import SpinRenderer
+    from vision.render import Scenario, make_spin
 
     cv2.setNumThreads(1)
     seed, resolution, fps, quick = job
-    rng = np.random.default_rng(seed)
-    look = random_look(rng, resolution, fps)
-    motion = random_motion(
-        rng,
-        Scenario.VALID,
-        rotor_radius=look.rotor_radius,
-        track_inner=look.track_inner,
-        pocket_inner=look.pocket_inner,
-        number_ring=look.number_ring,
-        dead_stop=True,
-    )
-    spin = SpinRenderer(seed, look, motion)
+    spin = make_spin(seed, Scenario.VALID, resolution=resolution, fps=fps, dead_stop=True)
     params = DetectorParams()
     if quick is not None:
         params = dataclasses.replace(params, quick_rest_seconds=quick)

@@ -12,15 +12,11 @@ from __future__ import annotations
 
 import math
 
-import numpy as np
-
 from vision.ball import BallSighting, Sightings
 from vision.detector import WheelDetector
 from vision.observations import NoResult, NoResultReason, Observation, Phase, SpinResult
 from vision.params import DetectorParams
-from vision.render.look import random_look
-from vision.render.motion import Scenario, random_motion
-from vision.render.spin_video import SpinRenderer
+from vision.render import Scenario, make_spin
 from vision.rotor import RotorState
 from vision.spin import PocketReading, SpinTracker
 
@@ -102,21 +98,11 @@ def test_a_rotor_seen_turning_too_little_to_judge_is_direction_unclear() -> None
 def test_a_spin_against_a_rotor_slowing_to_a_stop_gives_its_number() -> None:
     """A rotor at 1.5 rpm, rendered: it slows down to a stop (0.01 rev/s^2), never
     through it to turn the other way, and the ball against it is read, not refused."""
-    rng = np.random.default_rng(3)
-    look = random_look(rng, (320, 240), 25.0)
-    motion = random_motion(
-        rng,
-        Scenario.VALID,
-        rotor_radius=look.rotor_radius,
-        track_inner=look.track_inner,
-        pocket_inner=look.pocket_inner,
-        number_ring=look.number_ring,
-        rotor_rpm=1.5,
-    )
+    spin = make_spin(3, Scenario.VALID, resolution=(320, 240), fps=25.0, rotor_rpm=1.5)
+    motion = spin.motion
     stops = motion.rotor_rps / motion.rotor_decel
     assert stops < motion.rest_time
     assert motion.rotor_angle(stops + 1.0) == motion.rotor_angle(stops)
-    spin = SpinRenderer(3, look, motion)
     detector = WheelDetector()
     verdicts: list[SpinResult | NoResult] = []
     for _, t, frame in spin.frames():

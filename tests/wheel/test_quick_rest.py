@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import math
 
-import numpy as np
 import pytest
 
 from vision.ball import BallSighting, Sightings
@@ -18,9 +17,7 @@ from vision.detector import WheelDetector
 from vision.locate import BallFix
 from vision.observations import NoResult, Observation, SpinResult
 from vision.params import DetectorParams
-from vision.render.look import random_look
-from vision.render.motion import Scenario, random_motion
-from vision.render.spin_video import SpinRenderer
+from vision.render import Scenario, make_spin
 from vision.rotor import RotorState
 from vision.spin import PocketReading, ReadPocket, SpinTracker
 
@@ -93,18 +90,7 @@ def test_a_rendered_ball_that_stops_dead_is_read_within_frames_of_its_rest(
 ) -> None:
     """Rendered with `dead_stop` (no last roll: the rest is when the last hop ends),
     320x240 at 25 fps: the full rest alone would be 0.25 s, 6 frames and more."""
-    rng = np.random.default_rng(seed)
-    look = random_look(rng, (320, 240), 25.0)
-    motion = random_motion(
-        rng,
-        Scenario.VALID,
-        rotor_radius=look.rotor_radius,
-        track_inner=look.track_inner,
-        pocket_inner=look.pocket_inner,
-        number_ring=look.number_ring,
-        dead_stop=True,
-    )
-    spin = SpinRenderer(seed, look, motion)
+    spin = make_spin(seed, Scenario.VALID, resolution=(320, 240), fps=25.0, dead_stop=True)
     detector = WheelDetector()
     for _, t, frame in spin.frames():
         verdicts = [o for o in detector.feed(frame, t) if isinstance(o, SpinResult | NoResult)]
