@@ -20,6 +20,11 @@ second). The first verdict is compared with the renderer's ground truth:
 - no_result: a no-result for a valid spin; no_result_other_reason: a no-result with
   another reason for an invalid spin; silent: no verdict at all.
 
+`verdicts` splits them again (`verdict_kinds`): right and wrong numbers, false
+refusals (a valid spin refused for a fault of the throw or the landing it did not
+have) apart from unsure no-results (the camera could not tell), right and other
+refusals of invalid spins, silent spins.
+
 Latency is declared frame minus the rendered rest frame, for correct numbers (negative
 when the ball was still rocking in its pocket, within the rest tolerance, when declared).
 With `--dump DIR` every spin not judged correctly is written there as an FFV1 video with
@@ -132,6 +137,7 @@ def summarise(rows: list[dict[str, Any]]) -> dict[str, Any]:
         "outcomes": counts,
         "correct_pct": round(100 * counts.get("correct", 0) / max(1, len(rows)), 2),
         "wrong": counts.get("wrong", 0),
+        "verdicts": verdict_kinds(rows),
         "latency_frames_p50": float(np.percentile(frames, 50)),
         "latency_frames_p99": float(np.percentile(frames, 99)),
         "latency_ms_p50": round(float(np.percentile(ms, 50)), 1),
@@ -172,6 +178,36 @@ def summarise(rows: list[dict[str, Any]]) -> dict[str, Any]:
         ),
     }
     return summary
+
+
+# Reasons that blame the throw or the landing: given for a valid spin, the croupier is
+# told to re-spin for a fault the spin did not have. The others say the camera could
+# not tell (the ball or the rotor not followed well enough, a camera fault).
+THROW_FAULTS = frozenset(
+    {"too_few_revolutions", "ball_same_direction_as_rotor", "ball_left_wheel", "ball_on_fret"}
+)
+
+
+def verdict_kinds(rows: list[dict[str, Any]]) -> dict[str, int]:
+    """Right numbers, wrong numbers, false refusals (a valid spin refused for a fault of
+    the throw it did not have), unsure no-results of valid spins, right refusals and
+    other refusals of invalid spins, silent spins."""
+    kinds = dict.fromkeys(
+        ("right", "wrong", "false_refusal", "unsure", "right_refusal", "other_refusal", "silent"),
+        0,
+    )
+    for r in rows:
+        outcome = r["outcome"]
+        if outcome in ("wrong", "silent"):
+            kind = outcome
+        elif outcome == "correct":
+            kind = "right" if r["truth_number"] is not None else "right_refusal"
+        elif outcome == "no_result":
+            kind = "false_refusal" if r.get("reason") in THROW_FAULTS else "unsure"
+        else:
+            kind = "other_refusal"
+        kinds[kind] += 1
+    return kinds
 
 
 def _size(row: dict[str, Any]) -> str:

@@ -54,6 +54,7 @@ Handed = TimedFrame | Exception | None
 RESPIN_ADVICE = {
     "too_few_revolutions": "RE-SPIN: the ball made fewer than {min} revolutions",
     "ball_same_direction_as_rotor": "RE-SPIN: the ball turned the same way as the wheel",
+    "direction_unclear": "RE-SPIN: the camera could not tell which way the wheel turned",
     "ball_left_wheel": "RE-SPIN: the ball left the wheel",
     "ball_lost": "RE-SPIN: the camera lost the ball",
     "ball_on_fret": "RE-SPIN or pit boss: the ball rests on a fret",

@@ -3,7 +3,7 @@
     detector = WheelDetector(calibration_or_None, DetectorParams())
     for frame, t in source:
         for obs in detector.feed(frame, t):
-            ...  # SpinResult | NoResult | Alarm | PhaseChange
+            ...  # SpinResult | NoResult | Alarm | PhaseChange | BallSpeed
     detector.check(now)  # on a timer: raises the no-frames alarm when frames stop
 
 Without a calibration the wheel is found from the first `calibration_seconds` of

@@ -1,4 +1,5 @@
-"""What the detector reports: spin results, no-results, alarms, phase changes, per-frame tracking.
+"""What the detector reports: spin results, no-results, alarms, phase changes, the ball's
+speed on the track, per-frame tracking.
 
 `as_json` gives the JSON-lines contract documented in docs/wheel.md (schema 1).
 """
@@ -25,6 +26,8 @@ class Phase(StrEnum):
 class NoResultReason(StrEnum):
     TOO_FEW_REVOLUTIONS = "too_few_revolutions"
     BALL_SAME_DIRECTION_AS_ROTOR = "ball_same_direction_as_rotor"
+    # Ball and rotor seemed to turn the same way, on too little of their motion to say so.
+    DIRECTION_UNCLEAR = "direction_unclear"
     BALL_LEFT_WHEEL = "ball_left_wheel"
     BALL_LOST = "ball_lost"
     BALL_ON_FRET = "ball_on_fret"
@@ -95,6 +98,19 @@ class PhaseChange:
 
 
 @dataclass(frozen=True)
+class BallSpeed:
+    """The ball's speed on the track, reported a few times a second while it goes round."""
+
+    spin: int
+    frame: int
+    time: float
+    revs_per_s: float  # against the bowl, always positive
+    # Seconds until the ball is expected to leave the track (docs/wheel.md, "The ball's
+    # speed"); None while its deceleration is not known yet (or it is not slowing down).
+    expected_drop_in_s: float | None
+
+
+@dataclass(frozen=True)
 class FrameTrack:
     """The state after one frame, for the console and for debugging."""
 
@@ -110,7 +126,7 @@ class FrameTrack:
     ball_revolutions: float
 
 
-Observation = SpinResult | NoResult | Alarm | PhaseChange
+Observation = SpinResult | NoResult | Alarm | PhaseChange | BallSpeed
 
 
 def as_json(obs: Observation) -> dict[str, Any]:
@@ -133,6 +149,16 @@ def as_json(obs: Observation) -> dict[str, Any]:
             detail=obs.detail,
             frame=obs.frame,
             time=round(obs.time, 4),
+        )
+    if isinstance(obs, BallSpeed):
+        drop = obs.expected_drop_in_s
+        return _line(
+            "ball_speed",
+            spin=obs.spin,
+            frame=obs.frame,
+            time=round(obs.time, 4),
+            revs_per_s=round(obs.revs_per_s, 3),
+            expected_drop_in_s=round(drop, 2) if drop is not None else None,
         )
     return _line(
         "phase", spin=obs.spin, phase=obs.phase.value, frame=obs.frame, time=round(obs.time, 4)

@@ -9,11 +9,24 @@ from dataclasses import dataclass
 class DetectorParams:
     min_revolutions: float = 3.0  # fewer ball revolutions on the track void the spin
     rest_seconds: float = 0.25  # the ball must keep still relative to the rotor this long
+    # ... or only this long when every reading agrees and it lies deep in its pocket,
+    # at least `quick_rest_margin` of a pocket from either fret, and no higher than
+    # `quick_rest_rho` above the lowest it has been on the rotor.
+    quick_rest_seconds: float = 0.12
+    quick_rest_margin: float = 0.3
+    quick_rest_rho: float = 0.035  # rotor radii above the lowest it has lain: in the air
     rest_tolerance_deg: float = 1.5  # how still is still: the spread of its angle on the rotor
     min_rest_coverage: float = 0.75  # fraction of the frames at rest in which it must be seen
     fret_margin: float = 0.15  # fraction of a pocket width next to a fret that counts as on it
     max_estimate_gap: float = 0.3  # pockets between the two readings of the ball's pocket
     rival_contrast: float = 0.5  # another spot resting this bright (of the ball) makes it unsure
+    # Ball and rotor turn the same way only when both have gone this far since the launch
+    # (turns); with less, a spin that seems to is `direction_unclear` when the ball drops.
+    direction_ball_turns: float = 1.0
+    direction_rotor_turns: float = 0.15
+    speed_report_seconds: float = 0.25  # how often the ball's speed on the track is reported
+    speed_fit_seconds: float = 1.0  # the recent track its speed and deceleration are fitted on
+    drop_revs_per_s: float = 0.7  # the speed at which the ball leaves this wheel's track
     lost_seconds: float = 1.5  # a ball unseen this long during a spin is lost
     max_bounce_seconds: float = 10.0  # a ball on the rotor not at rest this long is lost
     rearm_seconds: float = 0.8  # no ball on the track this long before the next launch counts

@@ -18,6 +18,7 @@ import numpy as np
 from vision.ball import BallSighting, Sightings
 from vision.locate import BallFix
 from vision.observations import (
+    BallSpeed,
     NoResult,
     NoResultReason,
     Observation,
@@ -52,6 +53,9 @@ _MAX_RELEASE_SECONDS = 0.6  # the ball is first seen going round this soon after
 _STILL_RAD = math.radians(3.0)  # a hand holding still on the track moves less than this
 _HAND_RHO = 0.1  # rotor radii beyond the ball's track: an arm reaching in, not the ball
 _HAND_SECONDS = 0.6  # how long before the launch the hand is looked for
+_STILL_ROTOR = _POCKET / 2  # a rotor that went less far than this in a spin was not seen turning
+_MIN_DECEL = 0.02  # rev/s^2: a ball slowing down less than this gives no expected drop
+_DECEL_SPAN = 0.5  # seconds of track a deceleration is fitted on, at least
 
 
 def _direction(sign: int) -> str | None:
@@ -85,11 +89,24 @@ class _TrackPoint:
     before: float  # time of the frame before this one
 
 
+@dataclass(frozen=True)
+class _Refusal:
+    reason: NoResultReason
+    detail: str
+
+
+@dataclass(frozen=True)
+class _Reading:
+    result: SpinResult
+    from_fret: float  # rad from the ball's centre to the nearer fret
+
+
 @dataclass
 class _RestSample:
     frame: int
     t: float
     phi: float  # ball angle relative to the rotor's zero
+    rho: float
     contrast: float
     rivals: tuple[tuple[float, float], ...]  # other spots on the rotor: (phi, contrast)
     reading: PocketReading | None
@@ -118,6 +135,11 @@ class SpinTracker:
         self._peak_speed = 0.0
         self._track_rhos: list[float] = []
         self._rotor_dirs: list[int] = []
+        self._rotor_zero: float | None = None  # the rotor's zero in the previous frame
+        self._rotor_travel = 0.0  # rad, unwrapped, since the launch
+        # The ball's unwrapped angle on the track, for its speed and deceleration.
+        self._path: deque[tuple[float, float]] = deque()
+        self._speed_t = -math.inf  # when its speed was last reported
         self._rpms: list[float] = []
         self._last_seen = 0.0
         self._last_rho = math.inf
@@ -126,6 +148,7 @@ class SpinTracker:
         self._drop_t = math.inf
         self._leaving = 0
         self._rest: list[_RestSample] = []
+        self._low_rho = math.inf  # the lowest the ball has been seen on the rotor
         self._rest_announced = False
         self._phi: float | None = None  # last rotor-relative angle of the ball on the rotor
         self._phi_t = 0.0
@@ -156,13 +179,17 @@ class SpinTracker:
         self.phase = phase
         return [PhaseChange(self.spin, phase, frame, t)]
 
+    def _rotor_sense(self) -> int:
+        """Which way the rotor went since the launch: the sign of how far it turned."""
+        if abs(self._rotor_travel) < _STILL_ROTOR:
+            return 0
+        return 1 if self._rotor_travel > 0 else -1
+
     def _facts(self, frame: int, t: float, rest: _RestSample | None) -> SpinFacts:
-        dirs = [d for d in self._rotor_dirs if d != 0]
-        rotor_dir = int(np.sign(sum(dirs))) if dirs else 0
         return SpinFacts(
             spin=self.spin,
             ball_direction=_direction(self._ball_dir),
-            rotor_direction=_direction(rotor_dir),
+            rotor_direction=_direction(self._rotor_sense()),
             ball_revolutions=round(self._revolutions, 2),
             rotor_rpm=round(float(np.median(self._rpms)), 1) if self._rpms else 0.0,
             release_pocket=self._release_pocket,
@@ -171,6 +198,69 @@ class SpinTracker:
             declared_frame=frame,
             declared_time=round(t, 4),
         )
+
+    def _follow_rotor(self, rotor: RotorState) -> None:
+        """How far the rotor turned: its direction is judged on that, not on one frame's
+        speed (a slow rotor's speed estimate drifts through zero and back)."""
+        if rotor.zero is None:
+            self._rotor_zero = None  # what it turned unseen is not counted
+            return
+        if self._rotor_zero is not None:
+            self._rotor_travel += wrap(rotor.zero - self._rotor_zero)
+        self._rotor_zero = rotor.zero
+        self._rotor_dirs.append(rotor.direction)
+        self._rpms.append(rotor.rpm)
+
+    def _looks_same_way(self) -> bool:
+        """Ball and rotor seem to turn the same way, on whatever was seen of them."""
+        sense = self._rotor_sense()
+        return sense != 0 and sense == self._ball_dir
+
+    def _surely_same_way(self) -> bool:
+        """Ball and rotor turn the same way, certainly.
+
+        Certain only once both have gone far enough since the launch
+        (`direction_ball_turns`, `direction_rotor_turns`) and the rotor's frame-by-frame
+        speed agrees with how far it turned: a croupier's hand, a slow rotor or a few
+        frames of bad tracking then cannot make a spin against the rotor look like one
+        with it.
+        """
+        rotor_turns = abs(self._rotor_travel) / (2 * math.pi)
+        return (
+            self._looks_same_way()
+            and self._revolutions >= self.p.direction_ball_turns
+            and rotor_turns >= self.p.direction_rotor_turns
+            and int(np.sign(sum(self._rotor_dirs))) == self._rotor_sense()
+        )
+
+    def _turns_detail(self) -> str:
+        rotor_turns = abs(self._rotor_travel) / (2 * math.pi)
+        return f"ball {self._revolutions:.2f} and rotor {rotor_turns:.2f} turns since the launch"
+
+    def _ball_speed(self, frame: int, t: float) -> BallSpeed | None:
+        """The ball's speed now and when it is expected to drop, from the recent track.
+
+        The ball's angle over the last `speed_fit_seconds` is fitted with a constant
+        deceleration (a parabola in time); the drop is expected when that deceleration
+        has brought it down to the wheel's `drop_revs_per_s`.
+        """
+        while self._path and self._path[0][0] < t - self.p.speed_fit_seconds:
+            self._path.popleft()
+        if len(self._path) < 3:
+            return None
+        times = np.array([p[0] - t for p in self._path])
+        angles = np.array([p[1] for p in self._path])
+        span = float(-times[0])
+        if span >= _DECEL_SPAN and len(self._path) >= 5:
+            curve, slope, _ = np.polyfit(times, angles, 2)
+        else:
+            (slope, _), curve = np.polyfit(times, angles, 1), 0.0
+        revs = abs(float(slope)) / (2 * math.pi)
+        decel = -2 * float(curve) * math.copysign(1.0, float(slope)) / (2 * math.pi)
+        drop = None
+        if span >= _DECEL_SPAN and decel >= _MIN_DECEL:
+            drop = max(0.0, (revs - self.p.drop_revs_per_s) / decel)
+        return BallSpeed(self.spin, frame, t, revs, drop)
 
     def void(self, reason: NoResultReason, detail: str, frame: int, t: float) -> list[Observation]:
         rest = self._rest[0] if self._rest_announced and self._rest else None
@@ -188,9 +278,8 @@ class SpinTracker:
         read_pocket: ReadPocket,
     ) -> list[Observation]:
         before, self._frame_t = self._frame_t, t
-        if rotor.zero is not None and self.in_play:
-            self._rotor_dirs.append(rotor.direction)
-            self._rpms.append(rotor.rpm)
+        if self.in_play:
+            self._follow_rotor(rotor)
         if seen.track is not None:
             self._last_track_t = t
         if not self._armed and t - self._last_track_t >= self.p.rearm_seconds:
@@ -344,6 +433,7 @@ class SpinTracker:
             self._speed = 0.5 * self._speed + 0.5 * step / dt if self._speed else step / dt
         self._theta += step
         self._theta_t = t
+        self._path.append((t, self._theta))
         self._peak_speed = max(self._peak_speed, abs(self._speed))
         travelled = self._theta - self._start_theta
         self._revolutions = abs(travelled) / (2 * math.pi)
@@ -377,17 +467,18 @@ class SpinTracker:
                 return self._unlaunch(frame, t)
             if self.phase is Phase.LAUNCHED and self._revolutions >= 0.5:
                 out += self._to(Phase.ON_TRACK, frame, t)
-            if (
-                self._revolutions >= 1.0
-                and rotor.direction != 0
-                and rotor.direction == self._ball_dir
-            ):
+            if self._surely_same_way():
                 return out + self.void(
                     NoResultReason.BALL_SAME_DIRECTION_AS_ROTOR,
-                    "ball launched the way the rotor turns",
+                    "ball launched the way the rotor turns: " + self._turns_detail(),
                     frame,
                     t,
                 )
+            if self.phase is Phase.ON_TRACK and t - self._speed_t >= self.p.speed_report_seconds:
+                speed = self._ball_speed(frame, t)
+                if speed is not None:
+                    self._speed_t = t
+                    out.append(speed)
             return out
         # Only a ball seen going round can drop (a false launch times out instead).
         if ball.rho <= _ON_ROTOR_RHO and self.phase is Phase.ON_TRACK:
@@ -398,6 +489,14 @@ class SpinTracker:
             return self.void(
                 NoResultReason.TOO_FEW_REVOLUTIONS,
                 f"{self._revolutions:.2f} revolutions, at least {self.p.min_revolutions:g} needed",
+                frame,
+                t,
+            )
+        if self._looks_same_way():
+            # Never certain on the track: too little was seen to refuse the throw for it.
+            return self.void(
+                NoResultReason.DIRECTION_UNCLEAR,
+                "ball and rotor seemed to turn the same way: " + self._turns_detail(),
                 frame,
                 t,
             )
@@ -418,12 +517,14 @@ class SpinTracker:
             self._rest.clear()
             return self._to(Phase.BOUNCING, frame, t)
         phi = wrap(ball.theta - rotor.zero)
+        self._low_rho = min(self._low_rho, ball.rho)
         tol = math.radians(self.p.rest_tolerance_deg)
         self._rest.append(
             _RestSample(
                 frame,
                 t,
                 phi,
+                ball.rho,
                 ball.contrast,
                 tuple((wrap(b.theta - rotor.zero), b.contrast) for b in rivals),
                 None,
@@ -441,15 +542,17 @@ class SpinTracker:
         del self._rest[:keep]
         run = self._rest
         still_for = t - run[0].t
-        if len(run) < 3 or still_for < self.p.rest_seconds / 2:
+        quick = min(self.p.quick_rest_seconds, self.p.rest_seconds)
+        if len(run) < 3 or still_for < quick / 2:
             self._rest_announced = False
             return self._to(Phase.BOUNCING, frame, t)
         self._rest_announced = True
         out = self._to(Phase.AT_REST, frame, t)
         # The pocket is read only once the ball has stopped: the reading is not cheap.
         run[-1].reading = read_pocket(ball)
-        if still_for < self.p.rest_seconds:
+        if still_for < quick:
             return out
+        settled = still_for >= self.p.rest_seconds
         coverage = len(run) / (run[-1].frame - run[0].frame + 1)
         if coverage < self.p.min_rest_coverage:
             if still_for < 4 * self.p.rest_seconds:
@@ -460,45 +563,54 @@ class SpinTracker:
                 frame,
                 t,
             )
-        return out + self._declare(frame, t, rotor)
+        verdict = self._judge(frame, t, rotor)
+        # Still for a moment only, a ball near a fret may yet roll over it, and a doubt
+        # may clear: both wait for the whole rest.
+        if isinstance(verdict, _Reading):
+            if settled or (
+                verdict.from_fret >= self.p.quick_rest_margin * _POCKET and self._lying(run)
+            ):
+                self._armed = False
+                return out + [verdict.result, *self._to(Phase.RESULT, frame, t)]
+            return out
+        if not settled:
+            return out
+        return out + self.void(verdict.reason, verdict.detail, frame, t)
 
-    def _declare(self, frame: int, t: float, rotor: RotorState) -> list[Observation]:
+    def _lying(self, run: list[_RestSample]) -> bool:
+        """Lying in the pocket, not at the top of a hop: a ball in the air is seen further
+        out than where it has lain (its angle hardly moves at the top of a hop in place)."""
+        return max(s.rho for s in run) <= self._low_rho + self.p.quick_rest_rho
+
+    def _judge(self, frame: int, t: float, rotor: RotorState) -> _Refusal | _Reading:
         """The pocket under the resting ball, if every independent reading agrees on it."""
         run = self._rest
         rest = run[0]
         if rotor.sure_for > 1.0:
-            return self.void(
+            return _Refusal(
                 NoResultReason.ROTOR_NOT_TRACKED,
                 f"zero pocket not seen clearly for {rotor.sure_for:.1f} s",
-                frame,
-                t,
             )
         contrast = float(np.median([s.contrast for s in run]))
         rival = self._steady_rival(run, contrast)
         if rival is not None:
-            return self.void(
+            return _Refusal(
                 NoResultReason.BALL_LOST,
                 f"another ball-like spot rests {math.degrees(abs(rival)):.0f} deg from the ball",
-                frame,
-                t,
             )
         readings = [s.reading for s in run if s.reading is not None]
         good = [r for r in readings if r.score >= self.p.min_local_score]
         if len(good) < max(2, len(readings) // 2 + 1):
             worst = min((r.score for r in readings), default=0.0)
-            return self.void(
+            return _Refusal(
                 NoResultReason.ROTOR_NOT_TRACKED,
                 f"pocket pattern next to the ball unclear (score {worst:.2f})",
-                frame,
-                t,
             )
         fixed = [(r, r.fix) for r in good if r.fix is not None]
         if len(fixed) * 2 <= len(good):
-            return self.void(
+            return _Refusal(
                 NoResultReason.BALL_LOST,
                 f"ball's edges clear in only {len(fixed)} of {len(good)} frames at rest",
-                frame,
-                t,
             )
         return self._read_pocket(frame, t, rest, fixed)
 
@@ -508,48 +620,40 @@ class SpinTracker:
         t: float,
         rest: _RestSample,
         fixed: list[tuple[PocketReading, BallFix]],
-    ) -> list[Observation]:
+    ) -> _Refusal | _Reading:
         # Two estimates of where the ball sits on the rotor: against the zero followed
         # over the whole ring, and against the pattern right next to the ball.
         phi_ring = _mean_angle([wrap(f.theta - r.ring_zero) for r, f in fixed])
         phi_near = _mean_angle([wrap(f.theta - r.zero) for r, f in fixed])
         gap = abs(wrap(phi_ring - phi_near))
         if gap > self.p.max_estimate_gap * _POCKET:
-            return self.void(
+            return _Refusal(
                 NoResultReason.ROTOR_NOT_TRACKED,
                 f"whole ring and pattern next to the ball differ by {math.degrees(gap):.1f} deg",
-                frame,
-                t,
             )
         pockets = [_pocket_of(r, f) for r, f in fixed]
         indices = sorted({i % POCKET_COUNT for i, _ in pockets})
         if len(indices) > 1:
-            return self.void(
+            return _Refusal(
                 NoResultReason.BALL_ON_FRET,
                 "ball read in pockets " + " and ".join(str(POCKET_ORDER[i]) for i in indices),
-                frame,
-                t,
             )
         index = indices[0]
         from_fret = float(np.median([c for _, c in pockets]))
         if from_fret < self.p.fret_margin * _POCKET:
-            return self.void(
+            return _Refusal(
                 NoResultReason.BALL_ON_FRET,
                 f"ball {math.degrees(from_fret):.1f} deg from a fret",
-                frame,
-                t,
             )
         number = POCKET_ORDER[index % POCKET_COUNT]
         colour = colour_of(number)
         seen = [r.colour for r, _ in fixed]
         others = [c for c in seen if c is not None and c != colour]
         if others or seen.count(colour) * 2 <= len(seen):
-            return self.void(
+            return _Refusal(
                 NoResultReason.ROTOR_NOT_TRACKED,
                 f"pocket {number} is {colour} but the ring by the ball looks "
                 + "/".join(c or "unclear" for c in seen),
-                frame,
-                t,
             )
         score = min(r.score for r, _ in fixed)
         confidence = min(1.0, score) * min(1.0, from_fret / (_POCKET / 2) * 1.5)
@@ -559,9 +663,7 @@ class SpinTracker:
             if facts.release_pocket is not None and facts.rotor_direction is not None
             else None
         )
-        result = SpinResult(facts, number, colour, confidence, distance)
-        self._armed = False
-        return [result, *self._to(Phase.RESULT, frame, t)]
+        return _Reading(SpinResult(facts, number, colour, confidence, distance), from_fret)
 
     def _steady_rival(self, run: list[_RestSample], contrast: float) -> float | None:
         """Another bright spot that stays put on the rotor beside the ball, if any.

@@ -33,6 +33,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     det.add_argument("--calibration", type=Path, help="calibration file; default: find the wheel")
     det.add_argument("--json", action="store_true", help="JSON lines (the only output format)")
     det.add_argument("--phases", action="store_true", help="also print phase changes")
+    det.add_argument(
+        "--speeds", action="store_true", help="also print the ball's speed on the track"
+    )
     det.add_argument("--min-revolutions", type=float, default=3.0)
     det.set_defaults(handler=_detect)
 
@@ -106,7 +109,7 @@ def _detect(args: argparse.Namespace) -> int:
     from drivers.camera import CameraSource, CameraUnavailable
     from vision.calibration import Calibration
     from vision.detector import WheelDetector
-    from vision.observations import Alarm, AlarmKind, PhaseChange, as_json
+    from vision.observations import Alarm, AlarmKind, BallSpeed, PhaseChange, as_json
     from vision.params import DetectorParams
 
     calibration = Calibration.load(args.calibration) if args.calibration else None
@@ -118,8 +121,11 @@ def _detect(args: argparse.Namespace) -> int:
             frames += 1
             last_t = f.time
             for obs in detector.feed(f.image, f.time):
-                if args.phases or not isinstance(obs, PhaseChange):
-                    _emit(as_json(obs))
+                if isinstance(obs, PhaseChange) and not args.phases:
+                    continue
+                if isinstance(obs, BallSpeed) and not args.speeds:
+                    continue
+                _emit(as_json(obs))
     except CameraUnavailable as e:
         _emit(as_json(Alarm(AlarmKind.NO_FRAMES, True, str(e), -1, 0.0)))
         return 1

@@ -71,9 +71,7 @@ class SpinMotion:
     @property
     def track_revolutions(self) -> float:
         """Ball revolutions in the bowl between launch and drop (or leaving the wheel)."""
-        end = min(self.drop_time, self.leave_time)
-        tau = end - self.launch_time
-        return self.ball_rps0 * tau - self.ball_decel * tau * tau / 2
+        return self.track_turns(self.drop_time)
 
     @property
     def final_phi(self) -> float:
@@ -98,7 +96,27 @@ class SpinMotion:
         release = round((self.launch_angle - self.rotor_angle(self.launch_time)) / POCKET)
         return (round(self.final_phi / POCKET) - release) * self.rotor_dir % POCKET_COUNT
 
+    def track_rps(self, t: float) -> float | None:
+        """The ball's speed on the track at `t` (rev/s), None when it is not on the track."""
+        if not self.launch_time <= t < min(self.drop_time, self.leave_time):
+            return None
+        return self.ball_rps0 - self.ball_decel * (t - self.launch_time)
+
+    def time_at_rps(self, rps: float) -> float | None:
+        """When the ball on the track slows down to `rps`, None when it leaves the track
+        first (or was never that fast)."""
+        t = self.launch_time + (self.ball_rps0 - rps) / self.ball_decel
+        return t if self.track_rps(t) is not None else None
+
+    def track_turns(self, t: float) -> float:
+        """Ball revolutions on the track from the launch to `t` (clamped to the track)."""
+        end = min(self.drop_time, self.leave_time)
+        tau = min(max(t, self.launch_time), end) - self.launch_time
+        return self.ball_rps0 * tau - self.ball_decel * tau * tau / 2
+
     def rotor_angle(self, t: float) -> float:
+        # Friction slows the rotor down to a stop, never through it to turn back.
+        t = min(t, self.rotor_rps / self.rotor_decel)
         turns = self.rotor_rps * t - self.rotor_decel * t * t / 2
         return self.rotor_phase0 + self.rotor_dir * 2 * math.pi * turns
 
@@ -169,10 +187,17 @@ def random_motion(
     pocket_inner: float,
     number_ring: float,
     tail: float = 1.2,
+    rotor_rpm: float | None = None,
+    dead_stop: bool = False,
 ) -> SpinMotion:
+    """A spin drawn from `rng`; `rotor_rpm` sets the rotor's speed instead of the
+    drawn one, and `dead_stop` stops the ball at the end of its last hop, without the
+    last roll in its pocket (the spin is otherwise the same, draw for draw)."""
     rotor_dir = int(rng.choice([-1, 1]))
     ball_dir = rotor_dir if scenario is Scenario.SAME_DIRECTION else -rotor_dir
     rotor_rps = float(rng.uniform(18, 35)) / 60
+    if rotor_rpm is not None:
+        rotor_rps = rotor_rpm / 60
     launch_time = float(rng.uniform(0.7, 1.2))
     ball_rps0 = float(rng.uniform(1.8, 2.6))
     drop_rps = float(rng.uniform(0.55, 0.8))
@@ -233,7 +258,7 @@ def random_motion(
         target = (nearest + float(rng.uniform(-0.22, 0.22))) * POCKET
     last = hops[-1]
     hops[-1] = Hop(last.start, last.duration, last.phi_from, target)
-    settle = float(rng.uniform(0.15, 0.35))
+    settle = 0.0 if dead_stop else float(rng.uniform(0.15, 0.35))
     rest_time = start + settle
     duration = leave_time + 2.0 if scenario is Scenario.BALL_LEFT_WHEEL else rest_time + tail
     return replace(

@@ -289,8 +289,11 @@ def make_spin(
     fps: float | None = None,
     tail: float = 1.2,
     overrides: dict[str, Any] | None = None,
+    rotor_rpm: float | None = None,
+    dead_stop: bool = False,
 ) -> SpinRenderer:
-    """A spin fully determined by `seed`; the scenario is drawn too unless given."""
+    """A spin fully determined by `seed`; the scenario is drawn too unless given.
+    `rotor_rpm` and `dead_stop` are `random_motion`'s (the spin otherwise the same)."""
     rng = np.random.default_rng(seed)
     look = random_look(rng, resolution, fps)
     if overrides:
@@ -307,5 +310,7 @@ def make_spin(
         pocket_inner=look.pocket_inner,
         number_ring=look.number_ring,
         tail=tail,
+        rotor_rpm=rotor_rpm,
+        dead_stop=dead_stop,
     )
     return SpinRenderer(seed, look, motion)
