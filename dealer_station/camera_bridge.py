@@ -3,7 +3,9 @@
 The camera and the detector run in their own threads (OpenCV capture and the
 per-frame vision are blocking, CPU-bound work); what the detector concludes is
 posted to the table's loop: a number goes to the table's verdict between its
-wheel sources (``wheel_readings``), which makes it a ``wheel_result`` input; a
+wheel sources (``wheel_readings``), which makes it a ``wheel_result`` input;
+the ball's speed, with the table's ``no_more_bets`` rules, closes betting (a
+``bets_closed`` input with the rule that fired and what was measured); a
 no-result an alarm that tells the croupier to re-spin and why, a camera fault an
 alarm and the camera's availability.
 
@@ -28,13 +30,15 @@ import threading
 import time
 
 from dealer_station.actor import TableActor
-from dealer_station.config import CameraConfig
-from dealer_station.input_identity import SpinReading
-from dealer_station.table_inputs import Alarm, DeviceChange
+from dealer_station.config import CameraConfig, NoMoreBetsConfig
+from dealer_station.games.events import CloseBets
+from dealer_station.input_identity import BallReading, SpinReading
+from dealer_station.table_inputs import Alarm, Command, DeviceChange
 from dealer_station.wheel_readings import WheelReadings
 from drivers.camera import CameraSource, CameraUnavailable, FrameSource, TimedFrame
 from vision.calibration import Calibration
 from vision.detector import WheelDetector
+from vision.no_more_bets import BetRule, BetsClosed, NoMoreBets
 from vision.observations import Alarm as CameraAlarm
 from vision.observations import AlarmKind, NoResult, Observation, SpinResult
 from vision.params import DetectorParams
@@ -75,6 +79,10 @@ class CameraBridge:
         between its sources; absent, the camera is the table's only one."""
         self.actor = actor
         self.readings = readings or WheelReadings(actor, ("camera",), wait_seconds=0.0)
+        rules = config.no_more_bets
+        self.no_more_bets = (
+            None if rules is None else NoMoreBets(rules.below_revs_per_s, rules.before_drop_s)
+        )
         self.config = config
         self.source = source
         self.params = dataclasses.replace(
@@ -99,6 +107,15 @@ class CameraBridge:
         self.stop_requested.set()
         if self.thread is not None:
             self.thread.join(timeout=5)
+
+    def _close_bets(self, closed: BetsClosed) -> None:
+        """On the loop: the ball says no more bets. Only while the table still
+        takes bets: a croupier who closed first has said it already."""
+        state = self.actor.state
+        if state is None or state.next_step().kind != "bets":
+            return
+        reading = _ball(closed, self.config.no_more_bets)
+        self.actor.submit(Command("camera", CloseBets(reason=closed.rule.value), identity=reading))
 
     # -- the camera's thread ------------------------------------------------------------
 
@@ -174,6 +191,10 @@ class CameraBridge:
 
     def _observe(self, observations: list[Observation]) -> None:
         for obs in observations:
+            closed = None if self.no_more_bets is None else self.no_more_bets.feed(obs)
+            if closed is not None:
+                assert self.loop is not None
+                self.loop.call_soon_threadsafe(self._close_bets, closed)
             if isinstance(obs, SpinResult):
                 assert self.loop is not None
                 self.loop.call_soon_threadsafe(
@@ -190,6 +211,15 @@ class CameraBridge:
                     self._post(DeviceChange("camera", not obs.active, obs.detail))
                 elif obs.active:
                     self._post(Alarm(f"camera_{obs.kind.value}", obs.detail, "camera"))
+
+
+def _ball(closed: BetsClosed, rules: NoMoreBetsConfig | None) -> BallReading:
+    threshold = None
+    if rules is not None and closed.rule is BetRule.BELOW_REVS_PER_S:
+        threshold = rules.below_revs_per_s
+    elif rules is not None and closed.rule is BetRule.BEFORE_DROP_S:
+        threshold = rules.before_drop_s
+    return BallReading(closed.spin, closed.revs_per_s, closed.expected_drop_in_s, threshold)
 
 
 def _reading(result: SpinResult) -> SpinReading:

@@ -267,6 +267,27 @@ else:
     GameName = Literal[tuple(GAMES)]
 
 
+class NoMoreBetsConfig(Strict):
+    """When the camera closes betting itself from the ball's speed (docs/wheel.md,
+    "No more bets from the camera"): the first rule that holds fires; the betting
+    timer stays the fallback when the camera cannot see the ball."""
+
+    below_revs_per_s: float | None = Field(
+        None, gt=0, description="Close when the ball goes slower than this, in revolutions "
+        "a second against the bowl."
+    )
+    before_drop_s: float | None = Field(
+        None, gt=0, description="Close this many seconds before the ball is expected to "
+        "leave the track."
+    )
+
+    @model_validator(mode="after")
+    def _a_rule(self) -> NoMoreBetsConfig:
+        if self.below_revs_per_s is None and self.before_drop_s is None:
+            raise ValueError("give below_revs_per_s, before_drop_s or both")
+        return self
+
+
 class CameraConfig(Strict):
     """A roulette table's wheel camera (docs/wheel.md)."""
 
@@ -282,6 +303,11 @@ class CameraConfig(Strict):
         description="A live camera that delivers no frame for this long, in seconds, is offline "
         "(an alarm: results need a pit boss) until frames come again; longer than a USB "
         "camera's hiccup, short enough that no spin is judged on a dead picture.",
+    )
+    no_more_bets: NoMoreBetsConfig | None = Field(
+        None,
+        description="Close betting from the ball's speed; absent, the camera never closes "
+        "betting (the croupier, the game server or the timer do).",
     )
 
     @field_validator("source")

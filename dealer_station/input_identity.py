@@ -18,7 +18,7 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from dealer_station.games.events import WHEEL_READING_KEYS
+from dealer_station.games.events import BALL_SPEED_KEYS, WHEEL_READING_KEYS
 from dealer_station.games.roulette_layout import POCKETS
 
 # Digits of the camera's confidence the journal keeps: the detector's score is
@@ -26,6 +26,9 @@ from dealer_station.games.roulette_layout import POCKETS
 CONFIDENCE_DIGITS = 3
 
 DIRECTIONS = ("clockwise", "counterclockwise")
+# Digits of the ball's speed and times the journal keeps: a fit over a second of
+# frames is no finer.
+BALL_DIGITS = 2
 
 # A card's three numbers are 32 bits at most (PROTOCOL.md: boot id 4 bytes,
 # insertion and index 2): a longer run of digits names no card, and int() would
@@ -106,7 +109,26 @@ class TwoReadings:
     sensor: tuple[int, SensorReading] | None = None
 
 
-InputIdentity = CardIdentity | SpinReading | SensorReading | TwoReadings
+@dataclass(frozen=True)
+class BallReading:
+    """What the camera measured of the ball when it closed betting itself
+    (docs/wheel.md, "No more bets from the camera"): its speed against the bowl,
+    the time it expected the drop in, and the configured threshold of the rule
+    that fired (``CloseBets.reason``)."""
+
+    spin: int
+    revs_per_s: float | None
+    drop_in_s: float | None
+    threshold: float | None
+
+    def __post_init__(self) -> None:
+        for name in ("revs_per_s", "drop_in_s", "threshold"):
+            value = getattr(self, name)
+            if value is not None and not math.isfinite(value):
+                raise ValueError(f"spin {self.spin}: {name} {value} is not a number")
+
+
+InputIdentity = CardIdentity | SpinReading | SensorReading | TwoReadings | BallReading
 
 
 def journal_keys(identity: InputIdentity | None) -> dict[str, Any]:
@@ -122,6 +144,13 @@ def journal_keys(identity: InputIdentity | None) -> dict[str, Any]:
         return _sensor_keys(identity)
     if isinstance(identity, TwoReadings):
         return _readings_keys(identity)
+    if isinstance(identity, BallReading):
+        ball: dict[str, Any] = {"id": f"spin:{identity.spin}"}
+        for name in BALL_SPEED_KEYS:
+            value = getattr(identity, name)
+            if value is not None:
+                ball[name] = round(value, BALL_DIGITS)
+        return ball
     keys: dict[str, Any] = {
         "id": f"spin:{identity.spin}",
         "confidence": round(identity.confidence, CONFIDENCE_DIGITS),

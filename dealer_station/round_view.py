@@ -56,8 +56,9 @@ STEP_TEXT: dict[StepKind, str] = {
 CLOSED_TEXT = {
     "timer": "TIME UP",
     "wheel_sensor": "CLOSED BY THE WHEEL",
-    "ball_slow": "BALL SLOWING",
-    "drop_due": "BALL ABOUT TO DROP",
+    "below_revs_per_s": "BALL SLOWING",
+    "before_drop_s": "BALL ABOUT TO DROP",
+    "ball_dropped": "BALL DROPPED",
 }
 
 

@@ -85,8 +85,9 @@ class CancelBet:
 class CloseBets:
     """"No more bets". ``reason``: what closed them when it was not a person:
     ``timer`` (the betting window ran out), ``wheel_sensor`` (the wheel said
-    so), ``ball_slow`` or ``drop_due`` (the camera's measure of the ball,
-    docs/wheel.md); absent, the croupier or the game server did."""
+    so), or the camera's rule that fired on the ball's speed
+    (``below_revs_per_s``, ``before_drop_s``, ``ball_dropped``: docs/wheel.md);
+    absent, the croupier or the game server did."""
 
     reason: str | None = None
     type = "bets_closed"

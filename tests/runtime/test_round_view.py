@@ -74,3 +74,26 @@ def test_a_held_round_says_why_the_pit_boss_is_called() -> None:
     assert table_view(_fold(*opening, CardUnread()))["action"] == "CALL PIT BOSS: CARD UNREAD"
     held = _fold(*opening, HoldRound("impossible_card"))
     assert table_view(held)["action"] == "CALL PIT BOSS: IMPOSSIBLE CARD"
+
+
+def test_no_more_bets_says_what_closed_them_when_no_person_did() -> None:
+    by_hand = _fold(SelectTable("roulette"), OpenRound("r1"), CloseBets())
+    assert table_view(by_hand)["action"] == "NO MORE BETS: SPIN"
+    assert table_view(by_hand)["table"]["closed_by"] is None
+    for reason, words in (
+        ("below_revs_per_s", "NO MORE BETS (BALL SLOWING): SPIN"),
+        ("timer", "NO MORE BETS (TIME UP): SPIN"),
+        ("wheel_sensor", "NO MORE BETS (CLOSED BY THE WHEEL): SPIN"),
+    ):
+        state = _fold(SelectTable("roulette"), OpenRound("r1"), CloseBets(reason=reason))
+        assert table_view(state)["action"] == words
+        assert table_view(state)["table"]["closed_by"] == reason
+
+
+def test_a_round_held_for_two_wheel_readings_sends_for_the_pit_boss() -> None:
+    state = _fold(
+        SelectTable("roulette"), OpenRound("r1"), CloseBets(), HoldRound("wheel_disagree")
+    )
+    view = table_view(state)
+    assert (view["next"]["kind"], view["hold"]) == ("pit_boss", "wheel_disagree")
+    assert view["action"] == "CALL PIT BOSS: CAMERA AND WHEEL SENSOR DISAGREE"
