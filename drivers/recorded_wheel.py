@@ -52,6 +52,10 @@ class RecordedWheel:
         else:
             self._due.clear()
 
+    def play(self) -> Iterator[TimedFrame]:
+        """One spin's frames, timed from its start: the clip's, each play."""
+        return CameraSource(str(self.clip)).frames()
+
     def stop(self) -> None:
         self._stopped.set()
         self._due.set()  # wake a wait for the next spin
@@ -72,7 +76,7 @@ class RecordedWheel:
                 return
             offset = last + GAP_SECONDS
             started = self.clock()
-            for frame in CameraSource(str(self.clip)).frames():
+            for frame in self.play():
                 if self._stopped.is_set():
                     return
                 lag = frame.time - (self.clock() - started)
