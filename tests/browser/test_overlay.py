@@ -89,10 +89,11 @@ def stack(shoe: FramedShoeSimulator, *cards: str) -> None:
 
 
 def deal(rig: Rig, table: str, shoe: FramedShoeSimulator, count: int) -> None:
+    """Each card off the shoe, once the table journaled the one before."""
     for _ in range(count):
         before = len(rig.records(table))
         shoe.draw()
-        rig.wait_until(lambda before=before: len(rig.records(table)) > before)
+        rig.wait_until(lambda: len(rig.records(table)) > before)  # noqa: B023
 
 
 def ok(rig: Rig, path: str, role: str, body: object = None) -> None:
