@@ -41,6 +41,7 @@ from support.broker import Subscriber, running_broker  # noqa: E402
 from support.station_rig import TOKENS, Rig, running, station_config  # noqa: E402
 
 from dealer_station.demo import reshuffle_with_the_table  # noqa: E402
+from drivers.shoe.shuffled_shoe import shuffled_shoe  # noqa: E402
 from drivers.shoe.simulator import FramedShoeSimulator  # noqa: E402
 from firmware_proto import Indicator  # noqa: E402
 
@@ -64,9 +65,12 @@ def percentile(values: list[float], p: float) -> float:
 
 
 def deal_when_green(shoe: FramedShoeSimulator, gap: float, stop: threading.Event) -> None:
-    """The croupier's hand: a card when the light is green, ``gap`` after the last."""
+    """The croupier's hand: a card when the light is green, ``gap`` after the last;
+    a shoe counted out to its last card is filled again, as the demo's is."""
     while not stop.wait(gap):
         if shoe.indicator == Indicator.GREEN:
+            if not shoe.cards_left:
+                shoe.cards_left = shuffled_shoe(DECKS, None)
             shoe.draw()
 
 

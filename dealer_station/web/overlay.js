@@ -42,8 +42,8 @@ function applyOptions(options) {
 }
 
 // CasparCG sends its template data as XML (<templateData><componentData id="layout">
-// <data id="text" value="stats"/></componentData></templateData>) or, from most
-// clients, as a JSON string.
+// <data id="text" value="stats"/></componentData></templateData>), or as JSON when
+// its client is told to; an empty one (sent before play()) changes nothing.
 function parseTemplateData(data) {
   if (data !== null && typeof data === "object") return data;
   const text = String(data ?? "").trim();
@@ -51,10 +51,8 @@ function parseTemplateData(data) {
     // Read as HTML, which never fails: an XML parser's error page carries an
     // inline style that the page's policy refuses.
     const doc = new DOMParser().parseFromString(text, "text/html");
-    const components = doc.querySelectorAll("componentData");
-    if (!components.length) throw new Error("no componentData in the XML");
     const out = {};
-    for (const c of components) {
+    for (const c of doc.querySelectorAll("componentData")) {
       const value = c.querySelector('data[id="text"]');
       out[c.getAttribute("id")] = value ? value.getAttribute("value") : "";
     }

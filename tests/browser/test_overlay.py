@@ -282,8 +282,11 @@ def test_casparcg_cues_the_overlay(watched: Page, station: Rig) -> None:
     # Anything it does not know changes nothing, and says why.
     refused = page.evaluate('update(\'{"layout": "full", "theme": "neon"}\')')
     assert refused["ok"] is False and "neon" in refused["reason"]
-    refused = page.evaluate("update('<templateData>')")
-    assert refused["ok"] is False and "XML" in refused["reason"]
+    refused = page.evaluate("update('{\"layout\": ')")
+    assert refused["ok"] is False and "not read" in refused["reason"]
+    # What a CasparCG client sends before play() when it has no data.
+    assert page.evaluate("update('<templateData></templateData>')") == {"ok": True}
+    assert page.evaluate("update('')") == {"ok": True}
     expect(page.locator("html")).to_have_attribute("data-theme", "light")
     page.evaluate("next()")
     page.evaluate("next()")
