@@ -177,8 +177,8 @@ function asks(ask) {
 }
 
 function drawBlackjack(s, table, settled) {
-  const v = s.view;
-  if (!v) return;
+  // Between rounds the dealer's place stays, empty, as baccarat's sides do.
+  const v = s.view || { dealer: { cards: [], face_down: 0, total: 0, total_of: "all" }, boxes: [] };
   const d = v.dealer;
   const dealer = panel("dealer");
   const head = el("h2", "", ["DEALER", DS.total(d)].filter(Boolean).join(" "));

@@ -9,45 +9,19 @@ CasparCG's template hooks. Screenshots go to artifacts/screenshots/overlay-*.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import Page, expect
-from support.broker import running_broker
-from support.browser_pages import LONG, shot
+from support.browser_pages import shot
 from support.overlay_layout import layout_faults
-from support.station_rig import TOKENS, Rig, running, station_config
+from support.station_rig import TOKENS, Rig
 
 from dealer_station.games.roulette_layout import RED, WHEEL_ORDER
 from drivers.shoe.simulator import FramedShoeSimulator
 
 SIZES = [(1280, 720), (1920, 1080), (3840, 2160)]
 CSS = Path(__file__).resolve().parents[2] / "dealer_station" / "web" / "overlay.css"
-
-
-@pytest.fixture(scope="module")
-def station(
-    shoes: dict[str, FramedShoeSimulator], tmp_path_factory: pytest.TempPathFactory
-) -> Iterator[Rig]:
-    """One station for the module, one table of each game (no camera: a number
-    entered by the croupier draws the same overlay as the camera's)."""
-    for broker in running_broker(tmp_path_factory.mktemp("broker")):
-        tables = [
-            {"id": "bac", "game": "baccarat", "shoe": {"port": shoes["bac"].port}, "timers": LONG},
-            {
-                "id": "bj",
-                "game": "blackjack",
-                "variant": "standard-blackjack",
-                "shoe": {"port": shoes["bj"].port},
-                "timers": LONG,
-            },
-            {"id": "rou", "game": "roulette", "timers": LONG},
-        ]
-        config = station_config(tmp_path_factory.mktemp("station"), broker.port, tables)
-        with running(config) as rig:
-            rig.wait_until(lambda: len(rig.get("/healthz").json()["tables"]["bac"]) == 2)
-            yield rig
 
 
 def overlay(page: Page, rig: Rig, table: str, query: str = "") -> None:
