@@ -47,6 +47,7 @@ from dealer_station.config import (
     TokenConfig,
 )
 from dealer_station.credentials import hash_pin, hash_token, new_token
+from dealer_station.demo_spins import RenderedWheel
 from dealer_station.games.blackjack_rules import SHIPPED_VARIANTS, load_variant
 from dealer_station.games.table import TableState
 from dealer_station.station import Station
@@ -268,7 +269,7 @@ async def run_demo(
     with contextlib.ExitStack() as stack:
         if workdir is None:
             workdir = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="dealer-demo-")))
-        wheel = RecordedWheel(stack.enter_context(wheel_clip()))
+        wheel = RenderedWheel(stack.enter_context(wheel_clip()), seed)
         simulators = {
             tid: stack.enter_context(FramedShoeSimulator(decks=n, seed=seed + i))
             for i, (tid, n) in enumerate(decks.items())

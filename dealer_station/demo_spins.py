@@ -17,7 +17,7 @@ from pathlib import Path
 from drivers.camera import TimedFrame
 from drivers.recorded_wheel import RecordedWheel
 from vision.render.motion import Scenario
-from vision.render.spin_video import make_spin
+from vision.render.spin_video import SpinTruth, make_spin
 
 # The packaged clip's spin (docs/wheel.md, "The demo's clip").
 CLIP_SEED = 190
@@ -33,7 +33,8 @@ class RenderedWheel(RecordedWheel):
         self.plays = 0
         look = make_spin(CLIP_SEED, Scenario.VALID, resolution=CLIP_SIZE, fps=CLIP_FPS).look
         self._look = {**look.as_dict(), **CLEAN}
-        self.numbers: list[int] = []  # each rendered spin's true number, for the curious
+        # The renderer's truth of each spin rendered, to compare with what the camera read.
+        self.truths: list[SpinTruth] = []
 
     def play(self) -> Iterator[TimedFrame]:
         self.plays += 1
@@ -45,6 +46,6 @@ class RenderedWheel(RecordedWheel):
         spin = make_spin(
             seed, Scenario.VALID, resolution=CLIP_SIZE, fps=CLIP_FPS, overrides=self._look
         )
-        self.numbers.append(spin.truth.number)
+        self.truths.append(spin.truth)
         for index, t, image in spin.frames():
             yield TimedFrame(index, t, image)
