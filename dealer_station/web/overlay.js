@@ -290,13 +290,22 @@ function verdict(result, game) {
 // The line for what the table does now, if viewers should read one.
 const PHASE = { bets: "PLACE YOUR BETS", insurance: "INSURANCE", wheel: "NO MORE BETS", shuffle: "SHUFFLE", count_out: "SHUFFLE" };
 
+// Why betting closed when no person did (the round state's table.closed_by), for viewers.
+const CLOSED_BY = {
+  below_revs_per_s: "THE BALL IS SLOWING",
+  before_drop_s: "THE BALL IS ABOUT TO DROP",
+  ball_dropped: "THE BALL HAS DROPPED",
+  wheel_sensor: "CLOSED BY THE WHEEL",
+  timer: "TIME IS UP",
+};
+
 function banner(s, settled) {
   if (settled) return verdict(settled, s.game);
   const title = PHASE[s.next.kind];
   if (!title) return null;
-  // The second line is the room kept for why betting closed (a camera's call),
-  // once the round state says so.
-  return { title, sub: "", cls: s.next.kind, countdown: Boolean(s.next.ends_at) };
+  const closedBy = s.next.kind === "wheel" && s.view && s.view.closed_by;
+  const sub = (closedBy && CLOSED_BY[closedBy]) || "";
+  return { title, sub, cls: s.next.kind, countdown: Boolean(s.next.ends_at) };
 }
 
 // Seconds left of the step's timer, on the station's clock.

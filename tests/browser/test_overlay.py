@@ -213,12 +213,24 @@ def test_roulette_through_a_round(watched: Page, station: Rig) -> None:
     ok(station, "/tables/rou/round/close-bets", "croupier")
     drawn(page, station, "rou")
     expect(page.locator("#banner .title")).to_have_text("NO MORE BETS")
+    expect(page.locator("#banner .sub")).to_have_count(0)  # a person closed: no reason
     laid_out(page, "roulette-no-more-bets")
     ok(station, "/tables/rou/wheel/result", "croupier", {"number": 23})
     drawn(page, station, "rou")
     expect(page.locator("#banner .title")).to_have_text("23 RED")
     expect(page.locator(".racetrack .now")).to_have_text("23" + "1")
     laid_out(page, "roulette-result", shots=tuple(SIZES))
+    # The camera closes betting from the ball's speed: the viewers read why.
+    ok(station, "/tables/rou/round/open", "croupier")
+    closed = station.command(
+        "rou", {"type": "bets_closed", "reason": "below_revs_per_s"}, source="camera"
+    )
+    assert closed.accepted
+    drawn(page, station, "rou")
+    expect(page.locator("#banner .title")).to_have_text("NO MORE BETS")
+    expect(page.locator("#banner .sub")).to_have_text("THE BALL IS SLOWING")
+    laid_out(page, "roulette-closed-by-the-ball")
+    ok(station, "/tables/rou/wheel/result", "croupier", {"number": 4})
 
 
 def test_the_racetrack_is_the_wheel_of_the_rules(watched: Page, station: Rig) -> None:
