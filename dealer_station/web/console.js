@@ -390,9 +390,11 @@ function renderBlackjack(s, view, side) {
       const hand = el("div", `hand ${h.status}${due === `box ${b.box} hand ${i}` ? " due" : ""}`);
       if (b.hands.length > 1) hand.append(el("span", "hand-no", `HAND ${i + 1}`));
       hand.append(DS.cards(h.cards));
-      const label = h.status === "playing" ? DS.total(h) : `${DS.total(h)} ${h.status.toUpperCase()}`;
-      hand.append(el("div", "total", `${label}${h.doubled ? " · DOUBLED" : ""}`));
+      // Once settled the result says what the status said (but a bust).
       const settled = result && handResult(result.data, b.box, i);
+      const plain = h.status === "playing" || (settled && h.status !== "bust");
+      const label = plain ? String(settled ? h.total : DS.total(h)) : `${DS.total(h)} ${h.status.toUpperCase()}`;
+      hand.append(el("div", "total", `${label}${h.doubled ? " · DOUBLED" : ""}`));
       if (settled) hand.append(el("div", `result r-${settled.word.toLowerCase()}`, settled.text));
       box.append(hand);
     });

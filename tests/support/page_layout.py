@@ -23,10 +23,11 @@ SIZES = {
 PHONE = "412x915"
 
 _FAULTS = r"""
-(mustSee) => {
+([mustSee, within]) => {
   const W = innerWidth, H = innerHeight, faults = [];
   const SOLID = ".card, .pocket, .mark";
-  const skip = (e) => e.closest("#toast, dialog, script, style, head, [hidden]");
+  const root = within ? document.querySelector(within) : document.body;
+  const skip = (e) => e.closest(within ? "#toast, script, [hidden]" : "#toast, dialog, script, style, head, [hidden]");
   const shown = (e) => {
     for (let x = e; x; x = x.parentElement) {
       const cs = getComputedStyle(x);
@@ -40,12 +41,12 @@ _FAULTS = r"""
     return `${e.tagName.toLowerCase()}${id}${cls}`;
   };
   const items = [];
-  for (const e of document.querySelectorAll(SOLID)) {
+  for (const e of root.querySelectorAll(SOLID)) {
     if (skip(e) || !shown(e) || (e.parentElement && e.parentElement.closest(SOLID))) continue;
     const r = e.getBoundingClientRect();
     if (r.width && r.height) items.push({ r, owner: e, what: `${name(e)} "${e.textContent.trim()}"` });
   }
-  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
   for (let t = walker.nextNode(); t; t = walker.nextNode()) {
     const owner = t.parentElement;
     if (!t.textContent.trim() || skip(owner) || owner.closest(SOLID) || !shown(owner)) continue;
@@ -82,6 +83,11 @@ _FAULTS = r"""
     }
   }
   if (document.documentElement.scrollWidth > W + 1) faults.push(`the page scrolls sideways (${document.documentElement.scrollWidth} > ${W})`);
+  if (within) {
+    // A dialog is the whole screen while it is open: all of it in sight.
+    const r = root.getBoundingClientRect();
+    if (r.top < -1 || r.bottom > H + 1 || r.left < -1 || r.right > W + 1) faults.push(`the dialog does not fit the window`);
+  }
   if (mustSee) {
     for (const e of document.querySelectorAll(mustSee)) {
       if (skip(e) || !shown(e)) continue;
@@ -94,8 +100,9 @@ _FAULTS = r"""
 """
 
 
-def layout_faults(page: Page, must_see: str = "") -> list[str]:
-    """The page's overlaps and clippings now; and whatever ``must_see`` (a CSS
-    selector) matches that lies outside the window."""
-    faults: list[str] = page.evaluate(_FAULTS, must_see)
+def layout_faults(page: Page, must_see: str = "", within: str = "") -> list[str]:
+    """The page's overlaps and clippings now (dialogs and toasts aside), or those
+    of the element ``within`` names (an open dialog), which must fit the window;
+    and whatever ``must_see`` (a CSS selector) matches that lies outside it."""
+    faults: list[str] = page.evaluate(_FAULTS, [must_see, within])
     return faults
