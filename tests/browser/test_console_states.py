@@ -160,3 +160,38 @@ def dialog_fits(page: Page, name: str) -> None:
         shot(page, f"console-dialog-{name}-{size}")
     page.set_viewport_size({"width": 1280, "height": 800})
     assert not faults, "\n".join(faults)
+
+
+def test_the_floor_lists_every_table_with_its_state_alarms_and_dealer(
+    page: Page, station: Rig, shoe: FramedShoeSimulator
+) -> None:
+    icon = station.get("/favicon.ico")
+    assert (icon.status_code, icon.headers["content-type"]) == (200, "image/svg+xml")
+    assert station.post("/tables/bac/round/open", "croupier").status_code == 200
+    assert station.post("/tables/bac/round/close-bets", "croupier").status_code == 200
+    station.wait_for_step("bac", "card")
+    shoe.draw_unread()
+    station.wait_for_step("bac", "pit_boss")
+    page.goto(f"{station.url}/floor#token={TOKENS['viewer']}")
+    rows = page.locator("article.table")
+    expect(rows).to_have_count(2)
+    bac, rou = rows.nth(0), rows.nth(1)
+    expect(bac.locator(".state")).to_have_text("CALL PIT BOSS: CARD UNREAD")
+    expect(bac.locator(".alarms li")).to_contain_text(["CARD UNREAD: A card passed the scanner unread"])
+    expect(bac).to_have_class("table trouble")
+    expect(rou.locator(".state")).to_have_text("OPEN BETS")
+    expect(rou.locator(".alarms li")).to_have_count(0)
+    expect(rou.locator(".dealer")).to_have_text("NO DEALER SIGNED ON")
+    expect(page.locator("#summary")).to_have_text("2 TABLES · 1 NEED A LOOK")
+    assert bac.get_by_role("link", name="CONSOLE").get_attribute("href") == "/console/bac"
+    assert bac.get_by_role("link", name="INTEGRITY").get_attribute("href") == "/integrity/bac"
+    faults = []
+    for size, (width, height) in SIZES.items():
+        page.set_viewport_size({"width": width, "height": height})
+        faults += [f"{size}: {f}" for f in layout_faults(page)]
+        shot(page, f"floor-{size}", full_page=True)
+    assert not faults, "\n".join(faults)
+    why = {"why": "end of test"}
+    assert station.post("/tables/bac/pit-boss/void", "pit_boss", why).status_code == 200
+    expect(bac.locator(".alarms li")).to_have_count(0)
+    expect(page.locator("#summary")).to_have_text("2 TABLES · ALL RUNNING")
