@@ -70,5 +70,6 @@ async def index(ctx: Context) -> str:
         '<link rel="icon" href="/favicon.ico" type="image/svg+xml">'
         '<link rel="stylesheet" href="/static/console.css"></head>'
         f'<body class="index"><h1>Station {html.escape(ctx.station.config.station)}</h1>'
-        f'<p><a href="/floor">floor</a></p><ul>{rows}</ul><p><a href="/docs">API</a></p></body></html>'
+        f'<p><a href="/floor">floor</a></p><ul>{rows}</ul>'
+        '<p><a href="/docs">API</a></p></body></html>'
     )

@@ -15,6 +15,8 @@ from support.station_rig import Rig
 
 from drivers.shoe.simulator import FramedShoeSimulator
 
+# Two frames: the console draws on the next animation frame after a resize.
+NEXT_FRAME = "() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))"
 # What a croupier must see at a glance on the table's own screen.
 MUST_SEE = "#action, .due, #buttons button.suggested, .alarm, #lost, #stale-note, #blocked"
 
@@ -35,7 +37,7 @@ def at_every_size(page: Page, name: str) -> None:
     faults = []
     for size, (width, height) in SIZES.items():
         page.set_viewport_size({"width": width, "height": height})
-        page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
+        page.evaluate(NEXT_FRAME)
         found = layout_faults(page, "" if size == PHONE else MUST_SEE)
         faults += [f"{size} {name}: {f}" for f in found]
         shot(page, f"layout-{name}-{size}", full_page=size == PHONE)
@@ -91,7 +93,12 @@ def test_blackjack_at_every_size(
     action = page.locator("#action")
     page.keyboard.press("o")
     expect(action).to_have_text("BETS OPEN")
-    for box, player, amount in ((1, "ann", "50"), (2, "bob", "100"), (3, "cy", "80"), (5, "di", "25")):
+    for box, player, amount in (
+        (1, "ann", "50"),
+        (2, "bob", "100"),
+        (3, "cy", "80"),
+        (5, "di", "25"),
+    ):
         bet = {"player": player, "spot": "main", "box": box, "amount": amount}
         assert station.post("/tables/bj/bets", "game_server", bet).status_code == 200
     at_every_size(page, "blackjack-betting")

@@ -51,7 +51,9 @@ def every_press_is_off(page: Page, why: str) -> None:
         expect(button).to_have_attribute("title", why)
 
 
-def test_without_a_token_it_asks_to_sign_in_and_shows_no_game(browser: Browser, station: Rig) -> None:
+def test_without_a_token_it_asks_to_sign_in_and_shows_no_game(
+    browser: Browser, station: Rig
+) -> None:
     context = browser.new_context(viewport={"width": 1280, "height": 800})
     page = context.new_page()
     page.goto(f"{station.url}/console/rou")
@@ -177,7 +179,8 @@ def test_the_floor_lists_every_table_with_its_state_alarms_and_dealer(
     expect(rows).to_have_count(2)
     bac, rou = rows.nth(0), rows.nth(1)
     expect(bac.locator(".state")).to_have_text("CALL PIT BOSS: CARD UNREAD")
-    expect(bac.locator(".alarms li")).to_contain_text(["CARD UNREAD: A card passed the scanner unread"])
+    unread = "CARD UNREAD: A card passed the scanner unread"
+    expect(bac.locator(".alarms li")).to_contain_text([unread])
     expect(bac).to_have_class("table trouble")
     expect(rou.locator(".state")).to_have_text("OPEN BETS")
     expect(rou.locator(".alarms li")).to_have_count(0)
