@@ -214,6 +214,7 @@ function render() {
   lost.replaceChildren(...losses().map((text) => el("div", "", text)));
   renderDealer(s);
   renderButtons(s);
+  blockDialog(blockedBy());
   const counting = s && s.shoe && s.shoe.counted_out !== null && s.shoe.counted_out !== undefined;
   $("shoe-left").textContent = !s || !s.shoe ? ""
     : counting ? `COUNTED ${s.shoe.counted_out} · ${s.shoe.cards_left} TO READ`
@@ -232,6 +233,27 @@ function render() {
   if (s.game === "baccarat") renderBaccarat(s, view, side);
   else if (s.game === "blackjack") renderBlackjack(s, view, side);
   else renderRoulette(s, view, side);
+}
+
+// An open dialog's buttons go off with the others (CANCEL aside), and come back
+// as they were; the sign-in dialog is what ends SIGN IN NEEDED, so it stays on.
+function blockDialog(blocked) {
+  if (!modal.open || modal.dataset.kind === "login") return;
+  const why = blocked ? `BUTTONS OFF: ${blocked}` : "";
+  for (const b of modal.querySelectorAll("button:not(.close)")) {
+    if (why && !b.disabled) {
+      b.disabled = true;
+      b.dataset.blocked = "1";
+      b.title = blocked;
+    } else if (!why && b.dataset.blocked) {
+      b.disabled = false;
+      delete b.dataset.blocked;
+      b.title = "";
+    }
+  }
+  const msg = $("modal-msg");
+  if (why) { msg.textContent = why; msg.className = "msg bad"; msg.dataset.blocked = "1"; }
+  else if (msg.dataset.blocked) { msg.textContent = ""; msg.className = "msg"; delete msg.dataset.blocked; }
 }
 
 // Before the first state no game is known, so no game's buttons are shown.
@@ -465,6 +487,7 @@ function dialog(title, build) {
   close.append(el("kbd", "", "Esc"));
   close.onclick = () => modal.close();
   body.append(close);
+  modal.dataset.kind = title === LOGIN ? "login" : "";
   if (!modal.open) {
     dialogStep = shownStep();
     modal.showModal();
@@ -677,9 +700,10 @@ function pinPad(name, submit) {
   });
 }
 
+const LOGIN = "CONSOLE LOGIN";
 function askToken() {
   if (modal.open) return;
-  dialog("CONSOLE LOGIN", (body) => {
+  dialog(LOGIN, (body) => {
     body.append(el("p", "", "Enter this console's token (from the station's [auth] config)."));
     const input = el("input", "why");
     input.type = "password";

@@ -109,17 +109,34 @@ def test_a_silent_shoe_is_named_across_the_screen(
     expect(page.locator("#lost")).to_be_hidden(timeout=30_000)
 
 
-def test_a_stale_feed_turns_every_button_off(page: Page, station: Rig) -> None:
+def test_a_stale_feed_turns_every_button_off_the_open_dialog_s_too(
+    page: Page, station: Rig
+) -> None:
     console(page, station, "bac")
+    page.keyboard.press("b")  # the burn card picker, left open
+    queen = page.locator(".pad.ranks").get_by_role("button", name="Q", exact=True)
+    expect(queen).to_be_enabled()
     station.http_down()
     try:
         expect(page.locator("#dev-feed")).to_have_text("STALE", timeout=15_000)
         every_press_is_off(page, "NO LIVE DATA")
-        shot(page, "console-stale-buttons-off")
+        expect(page.locator("#modal-msg")).to_have_text("BUTTONS OFF: NO LIVE DATA")
+        expect(queen).to_be_disabled()
+        expect(page.locator("#modal button.close")).to_be_enabled()
+        shot(page, "console-stale-dialog-off")
     finally:
         station.http_up()
     expect(page.locator("#dev-feed")).to_have_text("LIVE", timeout=15_000)
-    expect(page.get_by_role("button", name="OPEN BETS")).to_be_enabled()
+    expect(queen).to_be_enabled()
+    expect(page.locator("#modal-msg")).to_be_hidden()
+    page.keyboard.press("Escape")
+    every_press_is_on(page)
+
+
+def every_press_is_on(page: Page) -> None:
+    expect(page.locator("#blocked")).to_be_hidden()
+    for button in page.locator("#buttons button:visible").all():
+        expect(button).to_be_enabled()
 
 
 def test_refusals_are_shown_inside_the_dialog_that_caused_them(page: Page, station: Rig) -> None:
