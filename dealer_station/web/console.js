@@ -312,7 +312,7 @@ function renderBanner(s) {
   const options = $("options");
   options.replaceChildren();
   if (s.next.kind === "decision" || s.next.kind === "insurance") {
-    if (s.next.kind === "insurance") options.append(el("span", "due-label", s.next.to.toUpperCase()));
+    options.append(el("span", "due-label", s.next.kind === "insurance" ? s.next.to.toUpperCase() : "PLAYER MAY"));
     for (const o of s.next.options || []) options.append(el("span", "opt", o.replace("_", " ").toUpperCase()));
   }
   tick();

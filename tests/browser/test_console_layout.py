@@ -17,6 +17,8 @@ from drivers.shoe.simulator import FramedShoeSimulator
 
 # Two frames: the console draws on the next animation frame after a resize.
 NEXT_FRAME = "() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))"
+# A box's outline and fill: what makes words look like a button.
+LOOKS = "e => [getComputedStyle(e).borderStyle, getComputedStyle(e).backgroundColor]"
 # What a croupier must see at a glance on the table's own screen.
 MUST_SEE = "#action, .due, #buttons button.suggested, .alarm, #lost, #stale-note, #blocked"
 
@@ -117,6 +119,11 @@ def test_blackjack_at_every_size(
     stack(shoe, "8D")
     draw(station, "bj", shoe)  # box 1: 24, bust
     expect(action).to_have_text("DECISION: BOX 2 - HAND 1")
+    # The player's choices are words, not something that looks pressable.
+    choices = page.locator("#options .opt")
+    expect(choices.first).to_have_text("HIT")
+    for word in (choices.first, page.locator(".said-one").first):
+        assert word.evaluate(LOOKS) == ["none", "rgba(0, 0, 0, 0)"]
     at_every_size(page, "blackjack-decision")
     for box in (2, 5):
         decision = {"box": box, "action": "stand"}
