@@ -1,5 +1,5 @@
-"""The pages: the console, the overlay, the pit boss's integrity page, and an
-index linking them.
+"""The pages: the console, the overlay, the pit boss's integrity page and floor,
+an index linking them, and the station's icon.
 
 Plain HTML, CSS and JavaScript from ``dealer_station/web`` (package data), served
 as they are: no build step, nothing fetched from elsewhere.
@@ -43,6 +43,18 @@ async def integrity(table: str, ctx: Context) -> FileResponse:
     return _page("integrity.html", table, ctx)
 
 
+@router.get("/floor")
+async def floor() -> FileResponse:
+    """The pit boss's floor: every table of the station; its data needs a token."""
+    return FileResponse(WEB / "floor.html", headers={"Cache-Control": "no-cache"})
+
+
+@router.get("/favicon.ico")
+async def favicon() -> FileResponse:
+    # Where every browser looks for a page's icon, the overlay's (which names none) too.
+    return FileResponse(WEB / "favicon.svg", media_type="image/svg+xml")
+
+
 @router.get("/", response_class=HTMLResponse)
 async def index(ctx: Context) -> str:
     rows = "".join(
@@ -55,7 +67,9 @@ async def index(ctx: Context) -> str:
     return (
         '<!doctype html><html lang="en"><head><meta charset="utf-8">'
         f"<title>{html.escape(ctx.station.config.station)}</title>"
+        '<link rel="icon" href="/favicon.ico" type="image/svg+xml">'
         '<link rel="stylesheet" href="/static/console.css"></head>'
         f'<body class="index"><h1>Station {html.escape(ctx.station.config.station)}</h1>'
-        f'<ul>{rows}</ul><p><a href="/docs">API</a></p></body></html>'
+        f'<p><a href="/floor">floor</a></p><ul>{rows}</ul>'
+        '<p><a href="/docs">API</a></p></body></html>'
     )

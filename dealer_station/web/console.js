@@ -98,12 +98,25 @@ async function command(path, body, asPitBoss) {
   if (result.status === 409 && result.data && result.data.reason === "stale" && modal.open) modal.close();
   if (result.status === 401 && asPitBoss) {
     pit = null;
-    toast("PIN SESSION ENDED: ENTER THE PIN AGAIN", "bad");
+    say("PIN SESSION ENDED: ENTER THE PIN AGAIN", "bad");
     return false;
   }
-  if (result.status === 401) askToken();
-  toast(explain(result), "bad");
+  if (result.status === 401) {
+    if (modal.open) say(explain(result), "bad");
+    else askToken();
+    return false;
+  }
+  say(explain(result), "bad");
   return false;
+}
+
+// A message goes where the croupier is looking: inside the open dialog that
+// caused it (a toast would sit under the dialog's backdrop), else a toast.
+function say(text, kind) {
+  const msg = modal.open ? $("modal-msg") : null;
+  if (!msg) { toast(text, kind); return; }
+  msg.textContent = text;
+  msg.className = `msg ${kind}`;
 }
 
 let toastTimer = 0;
@@ -115,13 +128,20 @@ function toast(text, kind) {
   toastTimer = setTimeout(() => { t.className = ""; }, kind === "bad" ? 6000 : 2000);
 }
 
+// The European wheel's colours (games/roulette_layout.py): the stats name a hot
+// or cold number without its colour.
+const REDS = new Set([1, 3, 5, 7, 9, 12, 14, 16, 18, 19, 21, 23, 25, 27, 30, 32, 34, 36]);
+function colourOf(n) {
+  return n === 0 ? "green" : REDS.has(n) ? "red" : "black";
+}
+
 // -- the live feed ----------------------------------------------------------------------
 
 function onMessage(topic, payload) {
   if (topic === "round/state") live.state = payload;
   else if (topic === "result") live.result = payload;
   else if (topic === "stats") live.stats = payload.stats;
-  else if (topic.startsWith("device/")) live.devices[topic.slice(7)] = payload.state;
+  else if (topic.startsWith("device/")) live.devices[topic.slice(7)] = payload;
   else if (topic === "station") {
     live.station = payload;
     live.offset = Date.parse(payload.at) - Date.now();
@@ -147,22 +167,63 @@ function schedule() {
 
 // -- drawing ------------------------------------------------------------------------------
 
+function signedIn() {
+  return !!consoleToken && live.feed !== "unauthorized";
+}
+
+// Why no button may be pressed now, or "": presses made blind (an old or no
+// feed), that players would not see (no broker), or that no one may send.
+function blockedBy() {
+  if (!signedIn()) return "SIGN IN NEEDED";
+  if (live.feed !== "live") return "NO LIVE DATA";
+  if (!live.state) return "WAITING FOR THE TABLE";
+  if (live.station && live.station.broker !== "online") return "BROKER DOWN";
+  return "";
+}
+
+// The links whose loss stops the game for players or the croupier, in words.
+function losses() {
+  const lost = [];
+  if (live.feed === "live" && live.station && live.station.broker !== "online") {
+    const backlog = live.station.backlog ? `, ${live.station.backlog} MESSAGES KEPT FOR IT` : "";
+    lost.push(`BROKER DOWN: PLAYERS AND THE GAME SERVER SEE NOTHING${backlog}`);
+  }
+  for (const [name, d] of Object.entries(live.devices)) {
+    if (d.state !== "online") lost.push(`${name.toUpperCase()} OFFLINE${d.detail ? `: ${d.detail}` : ""}`);
+  }
+  return lost;
+}
+
 function render() {
   const s = live.state;
+  const feedText = !signedIn() ? "SIGN IN NEEDED" : live.feed === "live" ? "LIVE" : "STALE";
   document.body.classList.toggle("stale", live.feed !== "live");
+  document.body.classList.toggle("signed-out", !signedIn());
+  $("stale-note").textContent = signedIn()
+    ? "NO LIVE DATA: RECONNECTING. WHAT YOU SEE MAY BE OLD."
+    : "SIGN IN NEEDED: ENTER THIS CONSOLE'S TOKEN.";
   $("table-id").textContent = T;
   $("game").textContent = s ? `${s.game.toUpperCase()} · ${s.variant}` : "";
   $("round").textContent = s && s.round ? `ROUND ${s.round}` : "";
-  dev("dev-feed", live.feed === "live", live.feed === "live" ? "LIVE" : "STALE");
-  dev("dev-shoe", live.devices.shoe === "online", "SHOE", live.devices.shoe === undefined);
-  dev("dev-camera", live.devices.camera === "online", "CAMERA", live.devices.camera === undefined);
+  dev("dev-feed", live.feed === "live", feedText);
+  for (const name of ["shoe", "camera"]) {
+    const d = live.devices[name];
+    dev(`dev-${name}`, d && d.state === "online", name.toUpperCase(), d === undefined);
+  }
   dev("dev-broker", live.station && live.station.broker === "online", "BROKER");
+  const lost = $("lost");
+  lost.replaceChildren(...losses().map((text) => el("div", "", text)));
   renderDealer(s);
+  renderButtons(s);
+  blockDialog(blockedBy());
   const counting = s && s.shoe && s.shoe.counted_out !== null && s.shoe.counted_out !== undefined;
   $("shoe-left").textContent = !s || !s.shoe ? ""
     : counting ? `COUNTED ${s.shoe.counted_out} · ${s.shoe.cards_left} TO READ`
     : `${s.shoe.cards_left} CARDS${s.shoe.cut_card_out ? " · CUT CARD OUT" : ""}`;
-  if (!s) return;
+  if (!s) {
+    if (!signedIn()) $("action").textContent = "SIGN IN NEEDED";
+    return;
+  }
   document.body.dataset.game = s.game;
   renderBanner(s);
   renderAlarms(s);
@@ -173,10 +234,42 @@ function render() {
   if (s.game === "baccarat") renderBaccarat(s, view, side);
   else if (s.game === "blackjack") renderBlackjack(s, view, side);
   else renderRoulette(s, view, side);
-  for (const b of document.querySelectorAll("#buttons button")) {
+}
+
+// An open dialog's buttons go off with the others (CANCEL aside), and come back
+// as they were; the sign-in dialog is what ends SIGN IN NEEDED, so it stays on.
+function blockDialog(blocked) {
+  if (!modal.open || modal.dataset.kind === "login") return;
+  const why = blocked ? `BUTTONS OFF: ${blocked}` : "";
+  for (const b of modal.querySelectorAll("button:not(.close)")) {
+    if (why && !b.disabled) {
+      b.disabled = true;
+      b.dataset.blocked = "1";
+      b.title = blocked;
+    } else if (!why && b.dataset.blocked) {
+      b.disabled = false;
+      delete b.dataset.blocked;
+      b.title = "";
+    }
+  }
+  const msg = $("modal-msg");
+  if (why) { msg.textContent = why; msg.className = "msg bad"; msg.dataset.blocked = "1"; }
+  else if (msg.dataset.blocked) { msg.textContent = ""; msg.className = "msg"; delete msg.dataset.blocked; }
+}
+
+// Before the first state no game is known, so no game's buttons are shown.
+function renderButtons(s) {
+  const blocked = blockedBy();
+  const nav = $("buttons");
+  nav.hidden = !s;
+  $("blocked").textContent = blocked ? `BUTTONS OFF: ${blocked}` : "";
+  for (const b of nav.querySelectorAll("button")) {
     const games = b.dataset.games;
-    b.hidden = games !== "all" && !games.split(" ").includes(s.game);
-    b.classList.toggle("suggested", suggested(s).includes(b.dataset.do));
+    b.hidden = !s || (games !== "all" && !games.split(" ").includes(s.game));
+    b.classList.toggle("suggested", !!s && suggested(s).includes(b.dataset.do));
+    const why = busy.has(b) ? "SENDING" : blocked;
+    b.disabled = !!why;
+    b.title = why;
   }
 }
 
@@ -214,14 +307,13 @@ function renderBanner(s) {
   let action = s.action;
   const respin = s.next.kind === "wheel" && s.alarms.find((a) => /^RE-SPIN/i.test(a.message));
   if (respin) action = respin.message.toUpperCase();
-  if (s.next.kind === "settled" && live.result && live.result.round === s.round) {
-    action = DS.verdict(live.result, s.game);
-  }
-  $("action").textContent = action;
+  const result = settledResult(s);
+  if (result && s.game === "baccarat" && !result.data.voided) $("action").replaceChildren(...baccaratVerdict(result.data));
+  else $("action").textContent = result ? DS.verdict(result, s.game) : action;
   const options = $("options");
   options.replaceChildren();
   if (s.next.kind === "decision" || s.next.kind === "insurance") {
-    if (s.next.kind === "insurance") options.append(el("span", "due-label", s.next.to.toUpperCase()));
+    options.append(el("span", "due-label", s.next.kind === "insurance" ? s.next.to.toUpperCase() : "PLAYER MAY"));
     for (const o of s.next.options || []) options.append(el("span", "opt", o.replace("_", " ").toUpperCase()));
   }
   tick();
@@ -237,6 +329,21 @@ function tick() {
 }
 setInterval(tick, 250);
 
+// The settlement of the round on screen, once it is settled.
+function settledResult(s) {
+  return s.next.kind === "settled" && live.result && live.result.round === s.round ? live.result : null;
+}
+
+const WINS = { banker: "BANKER WINS", player: "PLAYER WINS", tie: "TIE" };
+// "PLAYER WINS  BANKER 6 - PLAYER 8": each score beside its side's name, the
+// winner's in its colour and outlined (colour is never the only cue: the words say it).
+function baccaratVerdict(d) {
+  const side = (name) => el("span", `score-of ${name}${d.winner === name ? " winner" : ""}`, `${name.toUpperCase()} ${d[name].score}`);
+  const scores = el("span", "scores");
+  scores.append(side("banker"), " - ", side("player"));
+  return [el("span", `verdict ${d.winner}`, WINS[d.winner]), " ", scores];
+}
+
 function renderAlarms(s) {
   const box = $("alarms");
   box.replaceChildren();
@@ -250,10 +357,15 @@ function renderAlarms(s) {
 function renderBaccarat(s, view, side) {
   const v = s.view || { player: { cards: [], score: 0 }, banker: { cards: [], score: 0 } };
   const due = s.next.kind === "card" ? s.next.to : "";
+  const result = settledResult(s);
+  const winner = result && !result.data.voided ? result.data.winner : "";
   const sides = el("div", "baccarat");
   for (const name of ["player", "banker"]) {
-    const panel = el("div", `side ${name}${due === name ? " due" : ""}`);
-    panel.append(el("h2", "", name.toUpperCase()), DS.cards(v[name].cards));
+    const won = winner === name || winner === "tie";
+    const panel = el("div", `side ${name}${due === name ? " due" : ""}${won ? " winner" : ""}`);
+    const head = el("h2", "", name.toUpperCase());
+    if (won) head.append(el("span", "won", winner === "tie" ? "TIE" : "WINS"));
+    panel.append(head, DS.cards(v[name].cards));
     panel.append(el("div", "score", v[name].cards.length ? String(v[name].score) : "–"));
     sides.append(panel);
   }
@@ -265,12 +377,30 @@ function decisionsOf(box) {
   return live.events.filter((e) => e.type === "decision" && e.data.box === box);
 }
 
+// A settled hand in the croupier's words, "WIN +50": the result and what the
+// box's main stakes on that hand won or lost (bets behind and side bets apart).
+const RESULT_WORDS = { win: "WIN", lose: "LOSE", push: "PUSH", surrender: "SURRENDER", void: "VOID" };
+function handResult(d, box, index) {
+  const b = (d.boxes || []).find((x) => x.box === box);
+  const h = b && b.hands.find((x) => x.hand === index);
+  if (!h) return null;
+  const mine = (d.payouts || []).filter((p) => p.spot === "main" && p.box === box && p.hand === index);
+  const word = mine.some((p) => p.blackjack && p.result === "win") ? "BLACKJACK" : RESULT_WORDS[h.result] || h.result.toUpperCase();
+  const net = mine.reduce((sum, p) => sum + Number(p.net), 0);
+  const amount = !mine.length ? "" : net > 0 ? ` +${net}` : net < 0 ? ` \u2212${-net}` : " \u00B10";
+  return { word, text: `${word}${amount}` };
+}
+
 function renderBlackjack(s, view, side) {
   const v = s.view;
   const due = s.next.to || "";
+  const result = settledResult(s);
   const dealer = el("div", `dealer${due === "dealer" ? " due" : ""}`);
   dealer.append(el("h2", "", "DEALER"));
-  if (v) dealer.append(DS.cards(v.dealer.cards, v.dealer.face_down), el("div", "total", DS.total(v.dealer)));
+  if (v) {
+    const bust = v.dealer.total_of === "all" && v.dealer.total > 21;
+    dealer.append(DS.cards(v.dealer.cards, v.dealer.face_down), el("div", `total${bust ? " bust" : ""}`, bust ? `${v.dealer.total} BUST` : DS.total(v.dealer)));
+  }
   view.append(dealer);
   const boxes = el("div", "boxes");
   for (const b of (v && v.boxes) || []) {
@@ -283,10 +413,15 @@ function renderBlackjack(s, view, side) {
       const hand = el("div", `hand ${h.status}${due === `box ${b.box} hand ${i}` ? " due" : ""}`);
       if (b.hands.length > 1) hand.append(el("span", "hand-no", `HAND ${i + 1}`));
       hand.append(DS.cards(h.cards));
-      const label = h.status === "playing" ? DS.total(h) : `${DS.total(h)} ${h.status.toUpperCase()}`;
+      // Once settled the result says what the status said (but a bust).
+      const settled = result && handResult(result.data, b.box, i);
+      const plain = h.status === "playing" || (settled && h.status !== "bust");
+      const label = plain ? String(settled ? h.total : DS.total(h)) : `${DS.total(h)} ${h.status.toUpperCase()}`;
       hand.append(el("div", "total", `${label}${h.doubled ? " · DOUBLED" : ""}`));
+      if (settled) hand.append(el("div", `result r-${settled.word.toLowerCase()}`, settled.text));
       box.append(hand);
     });
+    // What was decided, as words, not chips: nothing here can be tapped.
     const said = el("div", "said");
     for (const d of decisionsOf(b.box)) {
       // Diamond Blackjack warns of a decision far from basic strategy.
@@ -307,6 +442,14 @@ function renderBlackjack(s, view, side) {
   side.append(list);
 }
 
+// A hot or cold number: its pocket in the wheel's colour, and how often it came up.
+function hits(entry) {
+  const item = el("span", "hits");
+  item.append(DS.pocket(entry.number, colourOf(entry.number)), el("span", "count", `\u00D7${entry.count}`));
+  item.title = `${entry.number}: ${entry.count} in the last ${live.stats.spins || ""} spins`;
+  return item;
+}
+
 function renderRoulette(s, view, side) {
   const v = s.view || {};
   const wheel = el("div", "wheel");
@@ -318,13 +461,15 @@ function renderRoulette(s, view, side) {
   side.append(el("h3", "", "LAST RESULTS"));
   const last = el("div", "last");
   for (const r of st.last) last.append(DS.pocket(r.number, r.colour));
-  side.append(last, el("h3", "", "HOT"));
-  const hot = el("div", "last");
-  for (const h of st.hot) hot.append(DS.pocket(h.number, "", "hot"));
-  side.append(hot, el("h3", "", "COLD"));
-  const cold = el("div", "last");
-  for (const c of st.cold) cold.append(DS.pocket(c.number, "", "cold"));
-  side.append(cold);
+  const hotCold = el("div", "hot-cold");
+  for (const [title, entries] of [["HOT", st.hot], ["COLD", st.cold]]) {
+    const group = el("div", title.toLowerCase());
+    const list = el("div", "last");
+    for (const entry of entries) list.append(hits(entry));
+    group.append(el("h3", "", title), list);
+    hotCold.append(group);
+  }
+  side.append(last, hotCold);
 }
 
 // -- dialogs --------------------------------------------------------------------------------
@@ -334,11 +479,16 @@ function dialog(title, build) {
   const body = $("modal-body");
   body.replaceChildren(el("h2", "", title));
   build(body);
+  const msg = el("p", "msg", "");
+  msg.id = "modal-msg";
+  msg.setAttribute("role", "alert");
+  body.append(msg);
   const close = el("button", "close", "CANCEL");
   close.type = "button";
   close.append(el("kbd", "", "Esc"));
   close.onclick = () => modal.close();
   body.append(close);
+  modal.dataset.kind = title === LOGIN ? "login" : "";
   if (!modal.open) {
     dialogStep = shownStep();
     modal.showModal();
@@ -356,14 +506,18 @@ function button(label, key, action, cls) {
 
 // A button is disabled while what it sent is in flight: a double-click, or a
 // key pressed twice, sends one request. A disabled button takes no click.
+const busy = new Set();
 function inFlight(b, action) {
   return async () => {
     if (b.disabled) return;
     b.disabled = true;
+    busy.add(b);
     try {
       await action();
     } finally {
+      busy.delete(b);
       b.disabled = false;
+      schedule();
     }
   };
 }
@@ -400,8 +554,7 @@ function pickCard(title, then) {
 // A number by hand is two presses: tap it, then confirm it as read back with its
 // colour ("23 RED - CONFIRM"), so one stray tap commits nothing.
 function pickNumber(title, then) {
-  const reds = new Set([1, 3, 5, 7, 9, 12, 14, 16, 18, 19, 21, 23, 25, 27, 30, 32, 34, 36]);
-  const colour = (n) => (n === 0 ? "green" : reds.has(n) ? "red" : "black");
+  const colour = colourOf;
   let number = null;
   dialog(title, (body) => {
     const pad = el("div", "pad numbers");
@@ -457,7 +610,7 @@ function pitMenu() {
       if (held() && live.state.next.to) {
         menu.append(button("ENTER CARD", "c", () => {
           const to = held() ? live.state.next.to : "";
-          if (!to) { toast(`REFUSED: ${REASON_WORDS.not_held}`, "bad"); return; }
+          if (!to) { say(`REFUSED: ${REASON_WORDS.not_held}`, "bad"); return; }
           askReason("card", (why) => pickCard(`CARD FOR ${placeText(to)}`, (card) => pitAction("card", { card, to, why })));
         }));
       }
@@ -513,13 +666,17 @@ async function dealerSignOn(name, pin) {
     toast(later ? `${name.toUpperCase()}: FROM THE NEXT ROUND` : `${name.toUpperCase()} SIGNED ON`, "ok");
     return;
   }
-  toast(r.status === 429 ? "TOO MANY WRONG PINS: WAIT" : r.status === 401 ? "WRONG PIN" : explain(r), "bad");
+  say(pinRefusal(r), "bad");
+}
+
+function pinRefusal(r) {
+  return r.status === 429 ? "TOO MANY WRONG PINS: WAIT" : r.status === 401 ? "WRONG PIN" : explain(r);
 }
 
 async function pitSignIn(name, pin) {
   const r = await request("POST", "/auth/pit-boss", { name, pin }, consoleToken);
   if (r.status !== 200) {
-    toast(r.status === 429 ? "TOO MANY WRONG PINS: WAIT" : r.status === 401 ? "WRONG PIN" : explain(r), "bad");
+    say(pinRefusal(r), "bad");
     return;
   }
   pit = { token: r.data.token, name: r.data.name, until: Date.now() + r.data.expires_in * 1000 };
@@ -544,9 +701,10 @@ function pinPad(name, submit) {
   });
 }
 
+const LOGIN = "CONSOLE LOGIN";
 function askToken() {
   if (modal.open) return;
-  dialog("CONSOLE LOGIN", (body) => {
+  dialog(LOGIN, (body) => {
     body.append(el("p", "", "Enter this console's token (from the station's [auth] config)."));
     const input = el("input", "why");
     input.type = "password";

@@ -117,7 +117,8 @@ def test_docs_load_nothing_from_elsewhere(rig: Rig) -> None:
 
 
 @pytest.mark.parametrize(
-    "path", ["/", "/console/bac", "/overlay/bac", "/docs", "/static/console.js", "/healthz"]
+    "path",
+    ["/", "/console/bac", "/overlay/bac", "/floor", "/docs", "/static/console.js", "/healthz"],
 )
 def test_every_answer_carries_the_page_policy(rig: Rig, path: str) -> None:
     headers = rig.get(path).headers

@@ -117,7 +117,8 @@ def test_role(
 
 
 def test_pages_and_probes_need_no_token(rig: Rig) -> None:
-    for path in ("/", "/console/bac", "/overlay/rou", "/static/console.js", "/healthz"):
+    pages = ("/", "/console/bac", "/overlay/rou", "/floor", "/favicon.ico", "/static/console.js")
+    for path in (*pages, "/healthz"):
         assert rig.get(path).status_code == 200, path
     # /metrics is not a page: it needs a token of any role (docs/api.md, Probes).
     assert rig.get("/metrics").status_code == 401

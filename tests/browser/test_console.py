@@ -50,7 +50,7 @@ def test_a_croupier_deals_a_baccarat_round(
     expect(page.locator(".side.player .card")).to_have_count(2)
     shot(page, "console-baccarat-third-card")
     draw(station, "bac", shoe)
-    expect(action).to_have_text("PLAYER WINS 8 : 6")
+    expect(action).to_have_text("PLAYER WINS BANKER 6 - PLAYER 8")
     expect(page.locator(".road-bead .mark")).to_have_count(1)
     shot(page, "console-baccarat-result")
 

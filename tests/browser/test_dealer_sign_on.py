@@ -74,7 +74,7 @@ def test_a_dealer_signs_on_and_the_table_shows_only_the_display_name(
     expect(page.locator("#toast")).to_contain_text("No dealer signed on")
     type_pin(page, "Ana Petrova", "9999")
     page.keyboard.press("Enter")
-    expect(page.locator("#toast")).to_have_text("WRONG PIN")
+    expect(page.locator("#modal-msg")).to_have_text("WRONG PIN")  # inside the PIN pad
     assert signed_on(station) == []
     for digit in "4711":
         page.keyboard.press(digit)

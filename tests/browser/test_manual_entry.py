@@ -181,7 +181,7 @@ def test_a_croupier_cannot_commit_a_number_while_the_camera_reads_the_wheel(
     page.keyboard.press("r")
     page.locator(".pad.numbers").get_by_role("button", name="17", exact=True).click()
     page.locator("#modal button.confirm").click()
-    expect(page.locator("#toast")).to_contain_text("REFUSED: The camera reads the wheel")
+    expect(page.locator("#modal-msg")).to_contain_text("REFUSED: The camera reads the wheel")
     shot(page, "console-roulette-camera-online")
     expect(action).to_have_text(f"{truth['number']} {truth['colour'].upper()}", timeout=90_000)
     results = [r for r in station.records("cam") if r.body.get("type") == "wheel_result"]
