@@ -144,13 +144,12 @@ const DS = (() => {
   function pocket(number, colour, cls) {
     return el("span", `pocket ${colour || ""} ${cls || ""}`, String(number));
   }
-  const WINNER = { banker: "BANKER WINS", player: "PLAYER WINS", tie: "TIE" };
-  // The settlement of the round shown, in words.
+  // The settlement of the round shown, in words (a baccarat coup's, banker first and
+  // the winner marked, the console and the overlay each draw themselves).
   function verdict(result, game) {
     if (!result) return "";
     const d = result.data;
     if (d.voided) return "ROUND VOID: STAKES RETURNED";
-    if (game === "baccarat") return `${WINNER[d.winner]} ${d.player.score} : ${d.banker.score}`;
     if (game === "roulette") return `${d.number} ${d.colour.toUpperCase()}`;
     if (game === "blackjack") {
       const dealer = d.dealer || {};
