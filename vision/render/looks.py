@@ -57,7 +57,7 @@ def _low_contrast(look: WheelLook, rng: np.random.Generator) -> WheelLook:
     b, g, r = _IVORY[int(rng.integers(len(_IVORY)))]
     spread = rng.integers(-8, 9, 3)
     ball: BGR = (int(b + spread[0]), int(g + spread[1]), int(r + spread[2]))
-    return replace(look, ball=ball, pocket_lift=float(rng.uniform(0.35, 0.6)))
+    return replace(look, ball=ball, pocket_lift=float(rng.uniform(0.25, 0.45)))
 
 
 def _shake(look: WheelLook, rng: np.random.Generator) -> WheelLook:
