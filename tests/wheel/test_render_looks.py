@@ -111,6 +111,13 @@ def test_the_photo_rotor_has_grain_and_metal_that_the_drawn_one_has_not() -> Non
     r = _radii(plain) / (plain.look.rotor_radius * plain.look.pocket_inner)
     cone = (r > 0.65) & (r < 0.9)  # the rotor's cone beyond the turret's arms
     assert _texture(photo.render(0), cone) > 2 * _texture(plain.render(0), cone)
+    # The frets (where the drawn rotor has the fret colour) in the rotor's texture: one
+    # grey when drawn; polished metal in the photo, bright towards its light, dull away.
+    spreads = []
+    for spin in (plain, photo):
+        inner = cv2.erode(spin.fret_mask, np.ones((3, 3), np.uint8)) > 0
+        spreads.append(float(cv2.cvtColor(spin.rotor, cv2.COLOR_BGR2GRAY)[inner].std()))
+    assert spreads[0] < 3 and spreads[1] > 15
 
 
 def _ball_contrast(spin: SpinRenderer) -> float:
