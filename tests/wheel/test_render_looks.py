@@ -7,7 +7,9 @@ the noise on a flat table, the light across the picture, the smear of the turnin
 
 from __future__ import annotations
 
+import json
 import math
+from pathlib import Path
 from typing import Any
 
 import cv2
@@ -15,6 +17,8 @@ import numpy as np
 import numpy.typing as npt
 import pytest
 
+from dealer_station.cli import main
+from drivers.camera import CameraSource
 from vision.render import LOOKS, Scenario, SpinRenderer, UnknownLook, make_spin
 
 SIZE = (320, 240)
@@ -200,3 +204,19 @@ def test_a_long_exposure_smears_the_turning_rotor() -> None:
     r = _radii(plain)
     ring = (r > plain.look.rotor_radius * 0.7) & (r < plain.look.rotor_radius * 0.95)
     assert _texture(blurred.render(5), ring) < 0.8 * _texture(plain.render(5), ring)
+
+
+def test_wheel_render_writes_a_named_look_and_refuses_an_unknown_one(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    args = ["wheel", "render", "--out", str(tmp_path), "--seed", str(SEED), "--max-seconds", "0.2"]
+    args += ["--scenario", "valid", "--resolution", "320x240", "--fps", "25"]
+    assert main([*args, "--look", "shake"]) == 0
+    truth = json.loads((tmp_path / f"{SEED}.json").read_text())
+    assert truth["look"]["name"] == "shake" and truth["look"]["shake_px"] > 0
+    frames = list(CameraSource(str(tmp_path / f"{SEED}.mkv")).frames())
+    assert len(frames) == 5
+    assert np.array_equal(frames[3].image, _spin("shake").render(3))
+    assert main([*args, "--look", "velvet", "--seed", "1"]) == 2
+    assert "unknown look 'velvet'" in capsys.readouterr().err
+    assert not (tmp_path / "1.mkv").exists()
