@@ -1,8 +1,8 @@
-"""Accuracy and latency of the wheel detector over generated spins.
+"""Accuracy and latency of the wheel detector over generated spins, look by look.
 
-    .venv/bin/python benchmarks/wheel_accuracy.py --spins 500 --workers 2
+    .venv/bin/python benchmarks/wheel_accuracy.py --spins 50 --looks plain,photo --workers 2
 
-Each spin is rendered in memory at full size and full length with a random look drawn
+Spin `seed` is rendered in memory at full size and full length with a random look drawn
 from the renderer's whole range (`vision.render.look.random_look`: bowl, rotor, pocket,
 ball and hand colours, pocket shade 0.6-1.0, ball radius 0.019-0.030 of the bowl, fret
 width 0.8-1.8 deg, camera tilt 0-35 deg, any yaw, camera distance 3.5-9 bowl radii,
@@ -11,21 +11,27 @@ flicker 0-6% at 0.5-8 Hz, exposure 3-20% of the frame time, highlights 0.3-1.0, 
 croupier's hand at launch), a resolution and a frame rate drawn uniformly from
 `--resolutions` and `--fps` (default: all of 640x480, 960x540, 1280x720, 1920x1080 and
 25, 30, 50, 60 fps), and a random scenario (60% valid, 10% each of too few revolutions,
-same direction, ball off the wheel, ball on a fret). It is fed frame by frame to a fresh
-`WheelDetector` with no calibration file (the wheel is found from the first half
-second). The first verdict is compared with the renderer's ground truth:
+same direction, ball off the wheel, ball on a fret). Then it is dressed in each named
+real-world look of `--looks` (`vision.render.looks`, docs/wheel.md: default all): the
+same `--spins` spins in every look, so that a look is all that differs between rows.
+Each is fed frame by frame to a fresh `WheelDetector` with no calibration file (the
+wheel is found from the first half second). The first verdict is compared with the
+renderer's ground truth:
 
-- correct: the true number, or a no-result with the true reason for an invalid spin;
-- wrong: a number that is not the truth, or any number where the truth is a no-result;
-- no_result: a no-result for a valid spin; no_result_other_reason: a no-result with
-  another reason for an invalid spin; silent: no verdict at all.
+- right_number: the true number; wrong_number: any other number, or any number where
+  the truth is a no-result (must stay 0);
+- false_refusal: a no-result for a valid spin (counted by the reason given);
+- right_refusal: a no-result with the true reason for an invalid spin; wrong_refusal:
+  a no-result with another reason for an invalid spin (counted as truth->given);
+- silent: no verdict at all.
 
-Latency is declared frame minus the rendered rest frame, for correct numbers (negative
-when the ball was still rocking in its pocket, within the rest tolerance, when declared).
-With `--dump DIR` every spin not judged correctly is written there as an FFV1 video with
-its ground truth and the detector's verdict (`<seed>.mkv`, `<seed>.json`), to replay with
-`dealer-station wheel detect`. `--summarise FILE...` summarises the JSON lines that runs
-printed with `--json` (one run cut short, or several with different seeds together).
+Rest to result is the declared frame minus the rendered rest frame, for right numbers
+(negative when the ball was still rocking in its pocket, within the rest tolerance,
+when declared): median and max. With `--dump DIR` every spin not right is written
+there as an FFV1 video with its ground truth and the detector's verdict
+(`<look>-<seed>.mkv`, `.json`), to replay with `dealer-station wheel detect` (or render
+again with `dealer-station wheel render --look`). `--summarise FILE...` summarises the
+JSON lines that runs printed with `--json` (one run cut short, or several together).
 """
 
 from __future__ import annotations
@@ -145,7 +151,10 @@ def _tally(rows: list[dict[str, Any]]) -> dict[str, Any]:
 
 def summarise(rows: list[dict[str, Any]]) -> dict[str, Any]:
     """Per look and in total, plus the total by frame rate and by resolution."""
-    looks = list(dict.fromkeys(r["look"] for r in rows))
+    from vision.render import LOOKS
+
+    order = list(LOOKS)
+    looks = sorted({r["look"] for r in rows}, key=lambda n: order.index(n) if n in order else 99)
     return {
         "by_look": {look: _tally([r for r in rows if r["look"] == look]) for look in looks},
         "total": _tally(rows),
