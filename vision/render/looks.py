@@ -11,6 +11,7 @@ from __future__ import annotations
 import zlib
 from collections.abc import Callable
 from dataclasses import replace
+from typing import Any
 
 import numpy as np
 
@@ -23,29 +24,39 @@ def _plain(look: WheelLook, rng: np.random.Generator) -> WheelLook:
     return look
 
 
+def _drawn(rng: np.random.Generator, **ranges: tuple[float, float]) -> dict[str, Any]:
+    """Each knob drawn from its range, in the order given: uniformly, or, for integer
+    bounds, an integer from the lower bound up to (not including) the upper one."""
+    out: dict[str, Any] = {}
+    for knob, (lo, hi) in ranges.items():
+        if isinstance(lo, int) and isinstance(hi, int):
+            out[knob] = int(rng.integers(lo, hi))
+        else:
+            out[knob] = float(rng.uniform(lo, hi))
+    return out
+
+
+def _in_pixels(look: WheelLook, knobs: dict[str, Any]) -> dict[str, Any]:
+    """Camera movements are drawn in pixels of a picture 640 wide: the same shake of the
+    mount is more pixels in a finer picture."""
+    scale = look.width / 640
+    return {k: v * scale if k in ("shake_px", "drift_px") else v for k, v in knobs.items()}
+
+
 def _photo(look: WheelLook, rng: np.random.Generator) -> WheelLook:
     """The rotor and bowl textured from a photo-like top-down picture of a wheel."""
-    return replace(
-        look,
-        photo_rotor=True,
-        wood_grain=float(rng.uniform(0.5, 1.0)),
-        rotor_glints=int(rng.integers(1, 4)),
-        studio_lights=int(rng.integers(1, 3)),
-        glare=float(rng.uniform(40, 90)),
-    )
+    knobs = _drawn(rng, wood_grain=(0.5, 1.0), rotor_glints=(1, 4), studio_lights=(1, 3))
+    return replace(look, photo_rotor=True, **knobs, **_drawn(rng, glare=(40.0, 90.0)))
 
 
 def _wood(look: WheelLook, rng: np.random.Generator) -> WheelLook:
-    return replace(look, wood_grain=float(rng.uniform(0.6, 1.0)))
+    return replace(look, **_drawn(rng, wood_grain=(0.6, 1.0)))
 
 
 def _chrome(look: WheelLook, rng: np.random.Generator) -> WheelLook:
     """A metal bowl mirroring the room, and studio lamps mirrored over the rotor too."""
     return replace(
-        look,
-        chrome=float(rng.uniform(0.75, 1.0)),
-        studio_lights=int(rng.integers(1, 3)),
-        glare=float(rng.uniform(30, 70)),
+        look, **_drawn(rng, chrome=(0.75, 1.0), studio_lights=(1, 3), glare=(30.0, 70.0))
     )
 
 
@@ -57,56 +68,44 @@ def _low_contrast(look: WheelLook, rng: np.random.Generator) -> WheelLook:
     b, g, r = _IVORY[int(rng.integers(len(_IVORY)))]
     spread = rng.integers(-8, 9, 3)
     ball: BGR = (int(b + spread[0]), int(g + spread[1]), int(r + spread[2]))
-    return replace(look, ball=ball, pocket_lift=float(rng.uniform(0.25, 0.45)))
+    return replace(look, ball=ball, **_drawn(rng, pocket_lift=(0.25, 0.45)))
 
 
 def _shake(look: WheelLook, rng: np.random.Generator) -> WheelLook:
     """A camera on a light mount: jitter from frame to frame and a slow drift."""
-    scale = look.width / 640  # the same shake of the mount is more pixels in a finer picture
-    return replace(
-        look,
-        shake_px=float(rng.uniform(0.4, 1.2)) * scale,
-        drift_px=float(rng.uniform(2.0, 6.0)) * scale,
-        drift_seconds=float(rng.uniform(3.0, 8.0)),
-    )
+    knobs = _drawn(rng, shake_px=(0.4, 1.2), drift_px=(2.0, 6.0), drift_seconds=(3.0, 8.0))
+    return replace(look, **_in_pixels(look, knobs))
 
 
 def _sensor_noise(look: WheelLook, rng: np.random.Generator) -> WheelLook:
     """A small sensor at high gain: strong noise that grows with the light."""
-    return replace(
-        look,
-        noise_sigma=float(rng.uniform(4.0, 7.0)),
-        shot_noise=float(rng.uniform(8.0, 16.0)),
-    )
+    return replace(look, **_drawn(rng, noise_sigma=(4.0, 7.0), shot_noise=(8.0, 16.0)))
 
 
 def _motion_blur(look: WheelLook, rng: np.random.Generator) -> WheelLook:
     """A long shutter (an ordinary camera indoors): the ball a streak, the rotor smeared."""
-    return replace(look, exposure=float(rng.uniform(0.4, 0.8)), rotor_blur_steps=8)
+    return replace(look, rotor_blur_steps=8, **_drawn(rng, exposure=(0.4, 0.8)))
 
 
 def _uneven_light(look: WheelLook, rng: np.random.Generator) -> WheelLook:
     """One lamp to a side: the far side of the picture in much less light."""
-    return replace(
-        look,
-        light_falloff=float(rng.uniform(0.35, 0.6)),
-        light_angle_deg=float(rng.uniform(0.0, 360.0)),
-    )
+    return replace(look, **_drawn(rng, light_falloff=(0.35, 0.6), light_angle_deg=(0.0, 360.0)))
 
 
 def _studio(look: WheelLook, rng: np.random.Generator) -> WheelLook:
     """Several troubles at once, each milder: a photo-like wheel, shake, light, noise."""
     photo = _photo(look, rng)
-    return replace(
-        photo,
-        shake_px=float(rng.uniform(0.2, 0.6)) * look.width / 640,
-        drift_px=float(rng.uniform(1.0, 3.0)) * look.width / 640,
-        drift_seconds=float(rng.uniform(4.0, 8.0)),
-        light_falloff=float(rng.uniform(0.15, 0.35)),
-        light_angle_deg=float(rng.uniform(0.0, 360.0)),
-        shot_noise=float(rng.uniform(3.0, 8.0)),
-        exposure=float(rng.uniform(0.2, 0.4)),
+    knobs = _drawn(
+        rng,
+        shake_px=(0.2, 0.6),
+        drift_px=(1.0, 3.0),
+        drift_seconds=(4.0, 8.0),
+        light_falloff=(0.15, 0.35),
+        light_angle_deg=(0.0, 360.0),
+        shot_noise=(3.0, 8.0),
+        exposure=(0.2, 0.4),
     )
+    return replace(photo, **_in_pixels(look, knobs))
 
 
 LOOKS: dict[str, Dress] = {
