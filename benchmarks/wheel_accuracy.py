@@ -1,8 +1,8 @@
-"""Accuracy and latency of the wheel detector over generated spins.
+"""Accuracy and latency of the wheel detector over generated spins, look by look.
 
-    .venv/bin/python benchmarks/wheel_accuracy.py --spins 500 --workers 2
+    .venv/bin/python benchmarks/wheel_accuracy.py --spins 50 --looks plain,photo --workers 2
 
-Each spin is rendered in memory at full size and full length with a random look drawn
+Spin `seed` is rendered in memory at full size and full length with a random look drawn
 from the renderer's whole range (`vision.render.look.random_look`: bowl, rotor, pocket,
 ball and hand colours, pocket shade 0.6-1.0, ball radius 0.019-0.030 of the bowl, fret
 width 0.8-1.8 deg, camera tilt 0-35 deg, any yaw, camera distance 3.5-9 bowl radii,
@@ -11,26 +11,27 @@ flicker 0-6% at 0.5-8 Hz, exposure 3-20% of the frame time, highlights 0.3-1.0, 
 croupier's hand at launch), a resolution and a frame rate drawn uniformly from
 `--resolutions` and `--fps` (default: all of 640x480, 960x540, 1280x720, 1920x1080 and
 25, 30, 50, 60 fps), and a random scenario (60% valid, 10% each of too few revolutions,
-same direction, ball off the wheel, ball on a fret). It is fed frame by frame to a fresh
-`WheelDetector` with no calibration file (the wheel is found from the first half
-second). The first verdict is compared with the renderer's ground truth:
+same direction, ball off the wheel, ball on a fret). Then it is dressed in each named
+real-world look of `--looks` (`vision.render.looks`, docs/wheel.md: default all): the
+same `--spins` spins in every look, so that a look is all that differs between rows.
+Each is fed frame by frame to a fresh `WheelDetector` with no calibration file (the
+wheel is found from the first half second). The first verdict is compared with the
+renderer's ground truth:
 
-- correct: the true number, or a no-result with the true reason for an invalid spin;
-- wrong: a number that is not the truth, or any number where the truth is a no-result;
-- no_result: a no-result for a valid spin; no_result_other_reason: a no-result with
-  another reason for an invalid spin; silent: no verdict at all.
+- right_number: the true number; wrong_number: any other number, or any number where
+  the truth is a no-result (must stay 0);
+- false_refusal: a no-result for a valid spin (counted by the reason given);
+- right_refusal: a no-result with the true reason for an invalid spin; wrong_refusal:
+  a no-result with another reason for an invalid spin (counted as truth->given);
+- silent: no verdict at all.
 
-`verdicts` splits them again (`verdict_kinds`): right and wrong numbers, false
-refusals (a valid spin refused for a fault of the throw or the landing it did not
-have) apart from unsure no-results (the camera could not tell), right and other
-refusals of invalid spins, silent spins.
-
-Latency is declared frame minus the rendered rest frame, for correct numbers (negative
-when the ball was still rocking in its pocket, within the rest tolerance, when declared).
-With `--dump DIR` every spin not judged correctly is written there as an FFV1 video with
-its ground truth and the detector's verdict (`<seed>.mkv`, `<seed>.json`), to replay with
-`dealer-station wheel detect`. `--summarise FILE...` summarises the JSON lines that runs
-printed with `--json` (one run cut short, or several with different seeds together).
+Rest to result is the declared frame minus the rendered rest frame, for right numbers
+(negative when the ball was still rocking in its pocket, within the rest tolerance,
+when declared): median and max. With `--dump DIR` every spin not right is written
+there as an FFV1 video with its ground truth and the detector's verdict
+(`<look>-<seed>.mkv`, `.json`), to replay with `dealer-station wheel detect` (or render
+again with `dealer-station wheel render --look`). `--summarise FILE...` summarises the
+JSON lines that runs printed with `--json` (one run cut short, or several together).
 """
 
 from __future__ import annotations
@@ -45,10 +46,10 @@ from typing import Any
 
 import numpy as np
 
+Job = tuple[int, str, tuple[int, int] | None, float | None, str | None]
 
-def run_spin(
-    job: tuple[int, tuple[int, int] | None, float | None, str | None],
-) -> dict[str, Any]:
+
+def run_spin(job: Job) -> dict[str, Any]:
     import cv2
 
     from vision.detector import WheelDetector
@@ -56,8 +57,8 @@ def run_spin(
     from vision.render import make_spin
 
     cv2.setNumThreads(1)
-    seed, resolution, fps, dump = job
-    spin = make_spin(seed, resolution=resolution, fps=fps)
+    seed, look, resolution, fps, dump = job
+    spin = make_spin(seed, resolution=resolution, fps=fps, look_name=look)
     truth = spin.truth
     detector = WheelDetector()
     verdict: SpinResult | NoResult | None = None
@@ -75,6 +76,7 @@ def run_spin(
                 verdict = o
     out: dict[str, Any] = {
         "seed": seed,
+        "look": look,
         "scenario": truth.scenario,
         "truth_number": truth.number,
         "truth_reason": truth.reason,
@@ -83,24 +85,24 @@ def run_spin(
         "height": truth.height,
     }
     if isinstance(verdict, SpinResult):
-        out |= {"number": verdict.number, "declared_frame": verdict.facts.declared_frame}
+        out["number"] = verdict.number
         if truth.number is None or verdict.number != truth.number:
-            out["outcome"] = "wrong"
+            out["outcome"] = "wrong_number"
         else:
-            out["outcome"] = "correct"
+            out["outcome"] = "right_number"
             assert truth.rest_frame is not None
-            out["latency_frames"] = verdict.facts.declared_frame - truth.rest_frame
+            out["rest_to_result_frames"] = verdict.facts.declared_frame - truth.rest_frame
     elif isinstance(verdict, NoResult):
         out["reason"] = verdict.reason.value
         if truth.number is not None:
-            out["outcome"] = "no_result"
+            out["outcome"] = "false_refusal"
         elif verdict.reason.value == truth.reason:
-            out["outcome"] = "correct"
+            out["outcome"] = "right_refusal"
         else:
-            out["outcome"] = "no_result_other_reason"
+            out["outcome"] = "wrong_refusal"
     else:
         out["outcome"] = "silent"
-    if dump and out["outcome"] != "correct":
+    if dump and out["outcome"] not in ("right_number", "right_refusal"):
         _dump(Path(dump), spin, out, verdict)
     return out
 
@@ -109,105 +111,97 @@ def _dump(folder: Path, spin: Any, row: dict[str, Any], verdict: Any) -> None:
     from drivers.camera_recording import write_ffv1
 
     folder.mkdir(parents=True, exist_ok=True)
-    write_ffv1(folder / f"{row['seed']}.mkv", (f for _, _, f in spin.frames()), spin.truth.fps)
+    name = f"{row['look']}-{row['seed']}"
+    write_ffv1(folder / f"{name}.mkv", (f for _, _, f in spin.frames()), spin.truth.fps)
     record = {"row": row, "verdict": repr(verdict), "truth": spin.truth.as_dict()}
-    (folder / f"{row['seed']}.json").write_text(json.dumps(record, indent=2) + "\n")
+    (folder / f"{name}.json").write_text(json.dumps(record, indent=2) + "\n")
 
 
-def summarise(rows: list[dict[str, Any]]) -> dict[str, Any]:
-    """Counts, latency percentiles and breakdowns over the spins' rows."""
-    counts: dict[str, int] = {}
-    for r in rows:
-        counts[r["outcome"]] = counts.get(r["outcome"], 0) + 1
-    lat = [
-        (r["latency_frames"], r["latency_frames"] / r["fps"] * 1000)
-        for r in rows
-        if "latency_frames" in r
-    ]
-    frames = np.array([f for f, _ in lat]) if lat else np.zeros(1)
-    ms = np.array([m for _, m in lat]) if lat else np.zeros(1)
-    at30 = [
-        r["latency_frames"] / r["fps"] * 1000
-        for r in rows
-        if "latency_frames" in r and r["fps"] == 30
-    ]
-    ms30 = np.array(at30) if at30 else np.zeros(1)
-    summary = {
-        "spins": len(rows),
-        "outcomes": counts,
-        "correct_pct": round(100 * counts.get("correct", 0) / max(1, len(rows)), 2),
-        "wrong": counts.get("wrong", 0),
-        "verdicts": verdict_kinds(rows),
-        "latency_frames_p50": float(np.percentile(frames, 50)),
-        "latency_frames_p99": float(np.percentile(frames, 99)),
-        "latency_ms_p50": round(float(np.percentile(ms, 50)), 1),
-        "latency_ms_p99": round(float(np.percentile(ms, 99)), 1),
-        "latency_ms_at_30fps_p50_p99": [round(float(np.percentile(ms30, q)), 1) for q in (50, 99)],
-        "by_resolution": {
-            res: {
-                o: sum(1 for r in rows if _size(r) == res and r["outcome"] == o)
-                for o in sorted({r["outcome"] for r in rows})
-            }
-            for res in sorted({_size(r) for r in rows}, key=lambda v: int(v.split("x")[0]))
-        },
-        "by_fps": {
-            f"{fps:g}": {
-                o: sum(1 for r in rows if r["fps"] == fps and r["outcome"] == o)
-                for o in sorted({r["outcome"] for r in rows})
-            }
-            for fps in sorted({r["fps"] for r in rows})
-        },
-        "by_scenario": {
-            s: {
-                o: sum(1 for r in rows if r["scenario"] == s and r["outcome"] == o)
-                for o in sorted({r["outcome"] for r in rows})
-            }
-            for s in sorted({r["scenario"] for r in rows})
-        },
-        "no_result_reasons": {
-            reason: sum(
-                1 for r in rows if r["outcome"] == "no_result" and r.get("reason") == reason
-            )
-            for reason in sorted({r["reason"] for r in rows if r["outcome"] == "no_result"})
-        },
-        "wrong_seeds": sorted(r["seed"] for r in rows if r["outcome"] == "wrong"),
-        "not_correct": sorted(
-            (r["seed"], _size(r), r["fps"], r["scenario"], r.get("reason"))
-            for r in rows
-            if r["outcome"] != "correct"
-        ),
-    }
-    return summary
-
-
-# Reasons that blame the throw or the landing: given for a valid spin, the croupier is
-# told to re-spin for a fault the spin did not have. The others say the camera could
-# not tell (the ball or the rotor not followed well enough, a camera fault).
-THROW_FAULTS = frozenset(
-    {"too_few_revolutions", "ball_same_direction_as_rotor", "ball_left_wheel", "ball_on_fret"}
+OUTCOMES = (
+    "right_number",
+    "wrong_number",
+    "false_refusal",
+    "right_refusal",
+    "wrong_refusal",
+    "silent",
 )
 
 
-def verdict_kinds(rows: list[dict[str, Any]]) -> dict[str, int]:
-    """Right numbers, wrong numbers, false refusals (a valid spin refused for a fault of
-    the throw it did not have), unsure no-results of valid spins, right refusals and
-    other refusals of invalid spins, silent spins."""
-    kinds = dict.fromkeys(
-        ("right", "wrong", "false_refusal", "unsure", "right_refusal", "other_refusal", "silent"),
-        0,
-    )
+def _tally(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """One line of the table: the outcomes, their reasons, and rest to result."""
+    counts = {o: sum(1 for r in rows if r["outcome"] == o) for o in OUTCOMES}
+    false_reasons: dict[str, int] = {}
+    wrong_reasons: dict[str, int] = {}
     for r in rows:
-        outcome = r["outcome"]
-        if outcome in ("wrong", "silent"):
-            kind = outcome
-        elif outcome == "correct":
-            kind = "right" if r["truth_number"] is not None else "right_refusal"
-        elif outcome == "no_result":
-            kind = "false_refusal" if r.get("reason") in THROW_FAULTS else "unsure"
-        else:
-            kind = "other_refusal"
-        kinds[kind] += 1
-    return kinds
+        if r["outcome"] == "false_refusal":
+            false_reasons[r["reason"]] = false_reasons.get(r["reason"], 0) + 1
+        elif r["outcome"] == "wrong_refusal":
+            key = f"{r['truth_reason']}->{r['reason']}"
+            wrong_reasons[key] = wrong_reasons.get(key, 0) + 1
+    lags = [r["rest_to_result_frames"] for r in rows if "rest_to_result_frames" in r]
+    return {
+        "spins": len(rows),
+        **counts,
+        "false_refusal_reasons": dict(sorted(false_reasons.items())),
+        "wrong_refusal_reasons": dict(sorted(wrong_reasons.items())),
+        "rest_to_result_frames_median": float(np.median(lags)) if lags else None,
+        "rest_to_result_frames_max": int(max(lags)) if lags else None,
+    }
+
+
+def summarise(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """Per look and in total, plus the total by frame rate and by resolution."""
+    from vision.render import LOOKS
+
+    order = list(LOOKS)
+    looks = sorted({r["look"] for r in rows}, key=lambda n: order.index(n) if n in order else 99)
+    return {
+        "by_look": {look: _tally([r for r in rows if r["look"] == look]) for look in looks},
+        "total": _tally(rows),
+        "by_fps": {
+            f"{fps:g}": _tally([r for r in rows if r["fps"] == fps])
+            for fps in sorted({r["fps"] for r in rows})
+        },
+        "by_resolution": {
+            size: _tally([r for r in rows if _size(r) == size])
+            for size in sorted({_size(r) for r in rows}, key=lambda v: int(v.split("x")[0]))
+        },
+        "wrong_numbers": sorted(
+            (r["look"], r["seed"], r["scenario"], r["number"], r["truth_number"])
+            for r in rows
+            if r["outcome"] == "wrong_number"
+        ),
+        "not_right": sorted(
+            (r["look"], r["seed"], _size(r), r["fps"], r["scenario"], r.get("reason"))
+            for r in rows
+            if r["outcome"] not in ("right_number", "right_refusal")
+        ),
+    }
+
+
+def table(summary: dict[str, Any]) -> str:
+    """The per-look figures as a Markdown table (reasons abbreviated as counts by reason)."""
+    head = (
+        "| look | spins | right numbers | wrong numbers | false refusals (by reason) "
+        "| right refusals | wrong refusals | silent | rest to result, frames (median, max) |"
+    )
+    lines = [head, "|" + "---|" * 9]
+    named = [*summary["by_look"].items(), ("**total**", summary["total"])]
+    for look, t in named:
+        reasons = ", ".join(f"{k} {v}" for k, v in t["false_refusal_reasons"].items())
+        wrong = ", ".join(f"{k} {v}" for k, v in t["wrong_refusal_reasons"].items())
+        lag = (
+            "-"
+            if t["rest_to_result_frames_median"] is None
+            else f"{t['rest_to_result_frames_median']:g}, {t['rest_to_result_frames_max']}"
+        )
+        lines.append(
+            f"| {look} | {t['spins']} | {t['right_number']} | {t['wrong_number']} "
+            f"| {t['false_refusal']}{f' ({reasons})' if reasons else ''} "
+            f"| {t['right_refusal']} | {t['wrong_refusal']}{f' ({wrong})' if wrong else ''} "
+            f"| {t['silent']} | {lag} |"
+        )
+    return "\n".join(lines)
 
 
 def _size(row: dict[str, Any]) -> str:
@@ -215,11 +209,18 @@ def _size(row: dict[str, Any]) -> str:
 
 
 def main() -> int:
+    from vision.render import LOOKS
+
     ap = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    ap.add_argument("--spins", type=int, default=500)
-    ap.add_argument("--seed", type=int, default=10_000)
+    ap.add_argument("--spins", type=int, default=50, help="spins per look")
+    ap.add_argument("--seed", type=int, default=10_000, help="first spin's seed")
+    ap.add_argument(
+        "--looks",
+        default=",".join(LOOKS),
+        help=f"comma-separated look names (default all: {', '.join(LOOKS)})",
+    )
     ap.add_argument(
         "--resolutions",
         default="640x480,960x540,1280x720,1920x1080",
@@ -230,7 +231,7 @@ def main() -> int:
     )
     ap.add_argument("--workers", type=int, default=1)
     ap.add_argument("--json", action="store_true", help="print every spin as a JSON line")
-    ap.add_argument("--dump", help="folder for the video and truth of every spin not correct")
+    ap.add_argument("--dump", help="folder for the video and truth of every spin not right")
     ap.add_argument(
         "--summarise",
         nargs="+",
@@ -246,16 +247,23 @@ def main() -> int:
             if line.startswith('{"seed"')
         ]
         summary = summarise(saved)
+        print(table(summary))
         print(json.dumps(summary, indent=2))
-        return 1 if summary["wrong"] else 0
+        return 1 if summary["total"]["wrong_number"] else 0
+    looks = [name.strip() for name in args.looks.split(",") if name.strip()]
+    unknown = [name for name in looks if name not in LOOKS]
+    if unknown:
+        ap.error(f"unknown looks {', '.join(unknown)}; looks: {', '.join(LOOKS)}")
     rng = np.random.default_rng(args.seed)
     sizes = [tuple(int(v) for v in r.split("x")) for r in args.resolutions.split(",")]
     rates = [float(f) for f in args.fps.split(",")]
-    jobs = []
+    jobs: list[Job] = []
     for k in range(args.spins):
+        # Every look gets the same spins (seed, size, rate): only the look differs, and
+        # a run cut short has as many spins of each look.
         size = sizes[int(rng.integers(len(sizes)))]
         rate = rates[int(rng.integers(len(rates)))]
-        jobs.append((args.seed + k, (size[0], size[1]), rate, args.dump))
+        jobs += [(args.seed + k, look, (size[0], size[1]), rate, args.dump) for look in looks]
     start = time.perf_counter()
     with Pool(args.workers) as pool:
         rows = []
@@ -263,10 +271,12 @@ def main() -> int:
             rows.append(row)
             if args.json:
                 print(json.dumps(row), flush=True)
+    rows.sort(key=lambda r: (looks.index(r["look"]), r["seed"]))
     summary = summarise(rows)
     summary["seconds"] = round(time.perf_counter() - start, 1)
+    print(table(summary))
     print(json.dumps(summary, indent=2))
-    return 1 if summary["wrong"] else 0
+    return 1 if summary["total"]["wrong_number"] else 0
 
 
 if __name__ == "__main__":

@@ -732,15 +732,11 @@ def _release_pocket(recent: list[_TrackPoint], launch: list[_TrackPoint]) -> int
         return None
     hand = _hand(recent, launch)
     # A sighting at the hand's angle is the ball still in it (or the hand itself).
-    moving = [
-        p for p in launch if hand is None or abs(wrap(p.theta - hand.theta)) > _STILL_RAD
-    ]
+    moving = [p for p in launch if hand is None or abs(wrap(p.theta - hand.theta)) > _STILL_RAD]
     if len(moving) < 2 or not math.isfinite(moving[0].before):
         return None
     first = moving[0]
-    speed = sum(wrap(b.theta - a.theta) for a, b in itertools.pairwise(moving)) / (
-        last.t - first.t
-    )
+    speed = sum(wrap(b.theta - a.theta) for a, b in itertools.pairwise(moving)) / (last.t - first.t)
     if speed == 0:
         return None
     seen_for, frame = last.t - first.t, first.t - first.before

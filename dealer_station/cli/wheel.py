@@ -50,6 +50,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     ren.add_argument("--fps", type=float, help="default random")
     ren.add_argument("--clean", action="store_true", help="no noise, compression or flicker")
     ren.add_argument(
+        "--look", default="plain", help="a named real-world look (docs/wheel.md); default plain"
+    )
+    ren.add_argument(
         "--from-seconds", type=float, default=0.0, help="start the clip this far into the spin"
     )
     ren.add_argument("--max-seconds", type=float, help="end the clip this far into the spin")
@@ -154,7 +157,7 @@ def _decode(args: argparse.Namespace) -> int:
 
 def _render(args: argparse.Namespace) -> int:
     from drivers.camera_recording import write_ffv1
-    from vision.render import Scenario, make_spin
+    from vision.render import Scenario, UnknownLook, make_spin
 
     args.out.mkdir(parents=True, exist_ok=True)
     resolution = None
@@ -164,7 +167,18 @@ def _render(args: argparse.Namespace) -> int:
     overrides = {"noise_sigma": 0.0, "jpeg_quality": 0, "flicker": 0.0} if args.clean else None
     scenario = Scenario(args.scenario) if args.scenario else None
     for seed in range(args.seed, args.seed + args.count):
-        spin = make_spin(seed, scenario, resolution=resolution, fps=args.fps, overrides=overrides)
+        try:
+            spin = make_spin(
+                seed,
+                scenario,
+                resolution=resolution,
+                fps=args.fps,
+                overrides=overrides,
+                look_name=args.look,
+            )
+        except UnknownLook as e:
+            print(f"wheel render: {e}", file=sys.stderr)
+            return 2
         truth = spin.truth.as_dict()
         first = round(args.from_seconds * spin.look.fps)
         end = spin.frame_count

@@ -55,6 +55,23 @@ class WheelLook:
     # Fraction of the frame time the shutter is open; ball-tracking cameras use short ones.
     exposure: float
     highlight: float  # strength of specular highlights on metal and the ball track
+    # Real-world looks (vision/render/looks.py). The defaults are the plain drawn wheel,
+    # so a plain look renders exactly as before these knobs existed.
+    name: str = "plain"
+    wood_grain: float = 0.0  # contrast of wood grain on the bowl, the rotor's rim and cone
+    chrome: float = 0.0  # how much of the bowl is polished metal reflecting the room (0-1)
+    photo_rotor: bool = False  # rotor and bowl textured from a photo-like top-down picture
+    rotor_glints: int = 0  # glare spots in that picture: they turn with the rotor
+    studio_lights: int = 0  # glare spots fixed over the wheel: the rotor turns under them
+    glare: float = 0.0  # peak grey levels added by a glint or a studio light
+    pocket_lift: float = 0.0  # pocket floors mixed this much towards a light grey
+    shake_px: float = 0.0  # camera jitter from frame to frame, standard deviation in pixels
+    drift_px: float = 0.0  # slow camera drift, amplitude in pixels
+    drift_seconds: float = 6.0  # the drift's period
+    shot_noise: float = 0.0  # sensor noise that grows with brightness: its sigma at white
+    rotor_blur_steps: int = 3  # at most this many rotor positions blended within the exposure
+    light_falloff: float = 0.0  # uneven lighting: the far side gets this much less light
+    light_angle_deg: float = 0.0  # where the light comes from, in the picture
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)

@@ -55,6 +55,19 @@ def _shade(colour: BGR, factor: float) -> BGR:
     return (b, g, r)
 
 
+_LIGHT_FLOOR = (205, 208, 210)
+
+
+def _pocket_floor(colour: BGR, look: WheelLook) -> BGR:
+    """The pocket's floor: its colour shaded, then lifted towards a light grey (a light pocket)."""
+    shaded = _shade(colour, look.pocket_shade)
+    if not look.pocket_lift:
+        return shaded
+    lift = look.pocket_lift
+    b, g, r = (round(c + (w - c) * lift) for c, w in zip(shaded, _LIGHT_FLOOR, strict=True))
+    return (b, g, r)
+
+
 def _radial_gradient(
     canvas: Canvas, img: Image, r0: float, r1: float, colour: BGR, f0: float, f1: float
 ) -> None:
@@ -105,7 +118,7 @@ def draw_rotor(canvas: Canvas, look: WheelLook) -> tuple[Image, npt.NDArray[np.b
         cv2.fillPoly(
             img,
             [canvas.sector(pocket_in, ring_in, a0, a1)],
-            _shade(colour, look.pocket_shade),
+            _pocket_floor(colour, look),
             cv2.LINE_AA,
             4,
         )

@@ -12,7 +12,15 @@ import numpy as np
 import numpy.typing as npt
 
 from vision.pockets import colour_of
+from vision.render.camera_effects import (
+    CameraShake,
+    apply_light,
+    apply_shot_noise,
+    light_map,
+    shot_patterns,
+)
 from vision.render.look import WheelLook, random_look
+from vision.render.looks import dressed
 from vision.render.motion import Scenario, SpinMotion, random_motion
 from vision.render.scene import (
     Canvas,
@@ -23,6 +31,7 @@ from vision.render.scene import (
     draw_rotor,
     stamp,
 )
+from vision.render.textures import add_chrome, add_wood, glare_map, photo_texture
 
 _HAND_BEFORE, _HAND_AFTER = 0.6, 0.5
 
@@ -90,9 +99,13 @@ class SpinRenderer:
         size = int(np.clip(2 * 1.12 * wheel_px * 1.15, 256, 1400)) // 2 * 2
         self.canvas = Canvas(size)
         self.bowl = draw_bowl(self.canvas, look)
-        self._add_track_glare()
         self.rotor, self.rotor_mask = draw_rotor(self.canvas, look)
         self.fret_mask = cv2.inRange(self.rotor, np.array(look.fret) - 1, np.array(look.fret) + 1)
+        # The real-world looks draw from a generator of their own, so that a plain look
+        # draws what it always drew and a look changes nothing but the look.
+        look_rng = np.random.default_rng(seed + 2_000_029)
+        self._studio_lights = self._dress(look_rng)
+        self._add_track_glare()
         self.homography = camera_homography(look, self.canvas)
         half = math.ceil(look.rotor_radius * self.canvas.scale) + 2
         c = size // 2
@@ -111,6 +124,13 @@ class SpinRenderer:
         self.frame_count = math.ceil(motion.duration * look.fps)
         # Drawn up front so that any frame renders the same whatever order frames are asked in.
         self._noise_order = self._rng.integers(len(self._noise), size=max(1, self.frame_count))
+        self.shake = (
+            CameraShake(look, look_rng, self.frame_count)
+            if look.shake_px or look.drift_px
+            else None
+        )
+        self._light = light_map(look) if look.light_falloff else None
+        self._shot = shot_patterns(look, look_rng) if look.shot_noise else []
 
     @property
     def truth(self) -> SpinTruth:
@@ -146,6 +166,21 @@ class SpinRenderer:
             look=look.as_dict(),
         )
 
+    def _dress(self, rng: np.random.Generator) -> Image | None:
+        """The look's real-world surfaces; returns the studio lights' glare, if any."""
+        look, cv = self.look, self.canvas
+        if look.photo_rotor:
+            picture = photo_texture(look, rng, cv.size)
+            self.bowl = picture.copy()
+            self.rotor = np.where(self.rotor_mask[..., None], picture, 0).astype(np.uint8)
+        elif look.wood_grain:
+            add_wood(cv, look, self.bowl, self.rotor, self.fret_mask > 0, rng)
+        if look.chrome:
+            add_chrome(cv, look, self.bowl, rng)
+        if not look.studio_lights:
+            return None
+        return glare_map(cv, rng, look.studio_lights, look.glare, (0.15, 0.95))
+
     def _add_track_glare(self) -> None:
         look, cv = self.look, self.canvas
         r = (look.track_inner + 0.935) / 2
@@ -164,7 +199,7 @@ class SpinRenderer:
         side = hi - lo
         c = self.canvas.size / 2
         blur_px = abs(swept) * self.look.rotor_radius * self.canvas.scale
-        steps = int(min(3, 1 + blur_px // 3))
+        steps = int(min(self.look.rotor_blur_steps, 1 + blur_px // 3))
         crop = self.rotor[lo:hi, lo:hi]
         rotor: Image | None = None
         for j in range(steps):
@@ -253,12 +288,14 @@ class SpinRenderer:
         img = self.bowl.copy()
         swept = m.rotor_angle(t) - m.rotor_angle(t - look.exposure / look.fps)
         self._draw_rotor(img, m.rotor_angle(t), swept)
+        if self._studio_lights is not None:
+            img = np.asarray(cv2.add(img, self._studio_lights), np.uint8)
         self._draw_ball(img, t)
         self._draw_hand(img, t)
         frame: Image = np.asarray(
             cv2.warpPerspective(
                 img,
-                self.homography,
+                self.homography if self.shake is None else self.shake.moved(self.homography, index),
                 (look.width, look.height),
                 flags=cv2.INTER_LINEAR,
                 borderMode=cv2.BORDER_CONSTANT,
@@ -266,10 +303,14 @@ class SpinRenderer:
             ),
             np.uint8,
         )
+        if self._light is not None:
+            frame = apply_light(frame, self._light)
         gain = 1 + look.flicker * math.sin(2 * math.pi * look.flicker_hz * t + self._flicker_phase)
         up, down = self._noise[int(self._noise_order[index % len(self._noise_order)])]
         lit = cv2.convertScaleAbs(frame, alpha=gain)
         frame = np.asarray(cv2.subtract(cv2.add(lit, up), down), np.uint8)
+        if self._shot:
+            frame = apply_shot_noise(frame, look, self._shot[index % len(self._shot)])
         if look.jpeg_quality:
             ok, buf = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, look.jpeg_quality])
             if ok:
@@ -291,11 +332,16 @@ def make_spin(
     overrides: dict[str, Any] | None = None,
     rotor_rpm: float | None = None,
     dead_stop: bool = False,
+    look_name: str = "plain",
 ) -> SpinRenderer:
-    """A spin fully determined by `seed`; the scenario is drawn too unless given.
-    `rotor_rpm` and `dead_stop` are `random_motion`'s (the spin otherwise the same)."""
+    """A spin fully determined by `seed` and `look_name`; the scenario is drawn too unless given.
+
+    The look's name (vision/render/looks.py) changes only how the spin looks: its wheel,
+    throw and truth are the plain spin's of the same seed. `rotor_rpm` and `dead_stop`
+    are `random_motion`'s (the spin otherwise the same).
+    """
     rng = np.random.default_rng(seed)
-    look = random_look(rng, resolution, fps)
+    look = dressed(random_look(rng, resolution, fps), look_name, seed)
     if overrides:
         look = WheelLook(**{**look.as_dict(), **overrides})
     if scenario is None:
