@@ -36,7 +36,10 @@ class Payload(BaseModel):
 
     v: Literal[1] = 1
     table: str
-    at: str = Field(description="UTC time, ISO 8601 with milliseconds")
+    at: str = Field(
+        description="UTC time, ISO 8601 with milliseconds",
+        json_schema_extra={"format": "date-time"},
+    )
 
 
 # A device's or a station's availability.

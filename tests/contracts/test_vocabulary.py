@@ -82,8 +82,9 @@ def _picked(function: ast.AST) -> Iterator[str]:
             if "reason" in names and isinstance(node.iter, ast.Tuple):
                 at = names.index("reason")
                 for item in node.iter.elts:
-                    if isinstance(item, ast.Tuple) and isinstance(item.elts[at], ast.Constant):
-                        yield str(item.elts[at].value)
+                    word = item.elts[at] if isinstance(item, ast.Tuple) else None
+                    if isinstance(word, ast.Constant):
+                        yield str(word.value)
 
 
 def _code() -> Iterator[tuple[str, ast.Module]]:
@@ -100,7 +101,7 @@ def produced_reasons() -> tuple[set[str], set[tuple[str, str]]]:
             if fname in REASON_FUNCTIONS:
                 for node in ast.walk(function):
                     if isinstance(node, ast.Return) and isinstance(node.value, ast.Constant):
-                        reasons.add(node.value.value)
+                        reasons.add(str(node.value.value))
             for node in ast.walk(function):
                 if not isinstance(node, ast.Call):
                     continue
@@ -108,7 +109,7 @@ def produced_reasons() -> tuple[set[str], set[tuple[str, str]]]:
                 if arg is None:
                     continue
                 if isinstance(arg, ast.Constant):
-                    reasons.add(arg.value)
+                    reasons.add(str(arg.value))
                     continue
                 computed.add((rel, fname))
                 reasons.update(_picked(function))
