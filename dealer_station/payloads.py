@@ -20,7 +20,8 @@ Every payload carries the schema version ``v`` and the table id. Round events
 carry a per-table sequence number ``seq`` and a stable ``id``
 (``<studio>/<table>/<seq>``): a message published twice (after a reconnect or a
 crash) has the same id and the same bytes, so consumers drop duplicates by id.
-``dealer-station schema`` prints the JSON Schema of each model.
+``dealer-station schema`` prints the JSON Schema of each model, with its open
+parts typed (``dealer_station/contracts/``); ``contracts/`` holds them committed.
 """
 
 from __future__ import annotations
@@ -175,7 +176,3 @@ class Topics:
 
     def full(self, relative: str) -> str:
         return f"{self.base}/{relative}"
-
-
-def json_schemas() -> dict[str, Any]:
-    return {name: model.model_json_schema(mode="serialization") for name, model in PAYLOADS.items()}
