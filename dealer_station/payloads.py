@@ -60,7 +60,10 @@ class RoundEvent(Payload):
         description="card_dealt, decision, bet_placed, bets_closed, round_settled, "
         "round_void, rejected, alarm, device, ... (docs/mqtt.md)"
     )
-    source: str = Field(description="shoe, camera, console, api, timer, station")
+    source: str = Field(
+        description="shoe, camera, wheel_sensor, console, api, pit_boss, timer, croupier "
+        "(the self-driving one), station"
+    )
     data: dict[str, Any]
 
 

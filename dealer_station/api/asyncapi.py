@@ -59,16 +59,52 @@ TOPICS: tuple[tuple[str, str, bool, str], ...] = (
 )
 
 
+# One example per message, as a consumer sees it on the wire (docs/mqtt.md);
+# tests/contracts/test_committed.py validates each against its schema.
+EXAMPLES: dict[str, dict[str, Any]] = {
+    "Availability": {
+        "v": 1,
+        "table": "bac-1",
+        "at": "2026-11-30T07:30:00.000Z",
+        "state": "online",
+        "detail": "",
+    },
+    "RoundEvent": {
+        "v": 1,
+        "table": "bac-1",
+        "at": "2026-11-30T07:36:25.299Z",
+        "id": "studio-a/bac-1/6",
+        "seq": 6,
+        "round": "bac-1-000001",
+        "type": "card_dealt",
+        "source": "shoe",
+        "data": {"card": "4D", "to": "player", "face": "up", "score": 4},
+    },
+    "JournalDigest": {
+        "v": 1,
+        "table": "bac-1",
+        "at": "2026-12-02T00:00:00.004Z",
+        "studio": "studio-a",
+        "station": "pi-7",
+        "seq": 418532,
+        "hash": "50d858e0985ecc7f60418aaf0cc5ab587f42c2570a884095a9e8ccacd0f6545c",
+    },
+}
+
+
 def _key(topic: str) -> str:
     return topic.replace("/", "_")
 
 
 def _message(name: str) -> dict[str, Any]:
-    return {
+    message: dict[str, Any] = {
         "name": name,
         "contentType": "application/json",
         "payload": {"schemaFormat": SCHEMA_FORMAT, "schema": {"$ref": f"schemas/{name}.json"}},
     }
+    if name in EXAMPLES:
+        message["examples"] = [{"name": name, "payload": EXAMPLES[name]}]
+    return message
 
 
 def document() -> dict[str, Any]:

@@ -43,7 +43,7 @@ def _event_model(kind: EventType) -> type[RoundEvent]:
         name,
         __base__=RoundEvent,
         type=(literal, ...),
-        source=(Source, ...),
+        source=(Source, Field(description=RoundEvent.model_fields["source"].description)),
         data=(EVENT_DATA[kind], ...),
     )
     return model

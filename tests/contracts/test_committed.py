@@ -55,9 +55,15 @@ def test_the_asyncapi_document_is_valid_asyncapi_3() -> None:
     validator = jsonschema_rs.validator_for(json.loads(ASYNCAPI_SCHEMA.read_text()))
     errors = [f"{e.instance_path}: {e.message}" for e in validator.iter_errors(document)]
     assert not errors, "\n".join(errors)
-    # Every message's payload is a committed schema.
+    # Every message's payload is a committed schema, and its examples fit it.
+    examples = 0
     for message in document["components"]["messages"].values():
-        assert (CONTRACTS / message["payload"]["schema"]["$ref"]).exists()
+        schema = json.loads((CONTRACTS / message["payload"]["schema"]["$ref"]).read_text())
+        check = jsonschema_rs.Draft202012Validator(schema, validate_formats=True)
+        for example in message.get("examples", []):
+            check.validate(example["payload"])
+            examples += 1
+    assert examples >= 3
 
 
 def test_every_schema_has_its_id_and_dialect_and_is_a_valid_schema() -> None:
