@@ -20,7 +20,8 @@ Every payload carries the schema version ``v`` and the table id. Round events
 carry a per-table sequence number ``seq`` and a stable ``id``
 (``<studio>/<table>/<seq>``): a message published twice (after a reconnect or a
 crash) has the same id and the same bytes, so consumers drop duplicates by id.
-``dealer-station schema`` prints the JSON Schema of each model.
+``dealer-station schema`` prints the JSON Schema of each model, with its open
+parts typed (``dealer_station/contracts/``); ``contracts/`` holds them committed.
 """
 
 from __future__ import annotations
@@ -36,7 +37,10 @@ class Payload(BaseModel):
 
     v: Literal[1] = 1
     table: str
-    at: str = Field(description="UTC time, ISO 8601 with milliseconds")
+    at: str = Field(
+        description="UTC time, ISO 8601 with milliseconds",
+        json_schema_extra={"format": "date-time"},
+    )
 
 
 # A device's or a station's availability.
@@ -56,7 +60,10 @@ class RoundEvent(Payload):
         description="card_dealt, decision, bet_placed, bets_closed, round_settled, "
         "round_void, rejected, alarm, device, ... (docs/mqtt.md)"
     )
-    source: str = Field(description="shoe, camera, console, api, timer, station")
+    source: str = Field(
+        description="shoe, camera, wheel_sensor, console, api, pit_boss, timer, croupier "
+        "(the self-driving one), station"
+    )
     data: dict[str, Any]
 
 
@@ -172,7 +179,3 @@ class Topics:
 
     def full(self, relative: str) -> str:
         return f"{self.base}/{relative}"
-
-
-def json_schemas() -> dict[str, Any]:
-    return {name: model.model_json_schema(mode="serialization") for name, model in PAYLOADS.items()}

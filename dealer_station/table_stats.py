@@ -65,7 +65,11 @@ class TableStats:
     _moment: StatsMoment | None = field(default=None, repr=False)
 
     def remember(self, outputs: Iterable[RoundOutput], now: datetime) -> None:
-        # The time is written only when the statistics change: most inputs do not.
+        # The time is written only when the statistics change: most inputs do
+        # not. Empty statistics are a fact from the table's first input on (a
+        # fresh roulette table publishes them before any spin), never at "".
+        if not self.at:
+            self.at, self._moment = iso(now), None
         for out in outputs:
             if isinstance(out, ShoeChanged):
                 self.settled.clear()

@@ -37,6 +37,7 @@ NOT_AN_OUTPUT = {
     ("dealer_station/preconditions.py", "scope_of"): "an input event's JSON",
     ("dealer_station/table_recovery.py", "event_type"): "a journaled input",
     ("dealer_station/visibility.py", "withheld_face"): "a refused input",
+    ("dealer_station/contracts/schemas.py", "field_is_required"): "a pydantic core schema",
 }
 
 

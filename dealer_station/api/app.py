@@ -39,7 +39,10 @@ if TYPE_CHECKING:
     from dealer_station.station import Station
 
 
-def create_app(station: Station) -> FastAPI:
+def describe() -> FastAPI:
+    """The API as ``/openapi.json`` publishes it: every route, no station
+    behind them (``create_app`` adds one; ``contracts/openapi.json`` is this
+    app's document)."""
     app = FastAPI(
         title="dealer station",
         version=__version__,
@@ -49,21 +52,10 @@ def create_app(station: Station) -> FastAPI:
         docs_url=None,
         redoc_url=None,
         swagger_ui_oauth2_redirect_url=None,
+        # An operation's id is its function's name: stable across FastAPI
+        # releases and path changes, so generated clients keep their names.
+        generate_unique_id_function=lambda route: route.name,
     )
-    feeds = {
-        table: TableFeed(actor, station.journal, station.publishers)
-        for table, actor in station.actors.items()
-    }
-    for feed in feeds.values():
-        feed.start()
-    authority = Authority(station.config.auth)
-    app.state.context = StationContext(station, authority, History(station.journal.path), feeds)
-    # Outermost of the app's own layers: nothing reads a body before it.
-    app.add_middleware(Guard, authority=authority, http=station.config.http)
-
-    @app.exception_handler(Refused)
-    async def refused(request: Request, exc: Refused) -> JSONResponse:
-        return refused_response(exc)
 
     @app.get("/healthz", tags=["station"])
     async def healthz(ctx: Context) -> dict[str, Any]:
@@ -97,6 +89,26 @@ def create_app(station: Station) -> FastAPI:
         docs_page,
     ):
         app.include_router(module.router)
+    return app
+
+
+def create_app(station: Station) -> FastAPI:
+    app = describe()
+    feeds = {
+        table: TableFeed(actor, station.journal, station.publishers)
+        for table, actor in station.actors.items()
+    }
+    for feed in feeds.values():
+        feed.start()
+    authority = Authority(station.config.auth)
+    app.state.context = StationContext(station, authority, History(station.journal.path), feeds)
+    # Outermost of the app's own layers: nothing reads a body before it.
+    app.add_middleware(Guard, authority=authority, http=station.config.http)
+
+    @app.exception_handler(Refused)
+    async def refused(request: Request, exc: Refused) -> JSONResponse:
+        return refused_response(exc)
+
     app.mount("/static", StaticFiles(directory=pages.WEB), name="static")
     app.mount(docs_page.ASSETS, docs_page.assets, name="docs-assets")
     return app

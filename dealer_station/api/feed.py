@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from dealer_station.actor import TableActor
 from dealer_station.api.history import current_round_start
 from dealer_station.clock import iso, utc_now
+from dealer_station.contracts.payload_types import STATION
 from dealer_station.journal import Journal
 from dealer_station.mqtt_publisher import TablePublisher
 from dealer_station.payloads import ROUND_EVENT
@@ -128,7 +129,7 @@ class TableFeed:
             "broker": "online" if publisher is not None and publisher.connected else "offline",
             "backlog": publisher.backlog if publisher is not None else None,
         }
-        return frame("station", json.dumps(body, separators=(",", ":")))
+        return frame(STATION, json.dumps(body, separators=(",", ":")))
 
     def subscribe(self) -> Client:
         """A new client, its queue filled with the snapshot."""

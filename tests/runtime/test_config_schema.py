@@ -8,7 +8,7 @@ import subprocess
 import sys
 from typing import Any
 
-from dealer_station.payloads import json_schemas
+from dealer_station.contracts.schemas import json_schemas
 from drivers.shoe.backends import WIRED
 
 
