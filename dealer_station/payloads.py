@@ -39,13 +39,29 @@ class Payload(BaseModel):
     at: str = Field(description="UTC time, ISO 8601 with milliseconds")
 
 
+# The schema version every payload carries as ``v`` (and MQTT 5 as a user property).
+SCHEMA_VERSION: int = Payload.model_fields["v"].default
+
 # A device's or a station's availability.
 DeviceState = Literal["online", "offline"]
 
 
 class Availability(Payload):
+    """On ``status``, the table's link; on ``device/<name>``, a device. Its
+    session pairs a link's ``online`` with its ``offline`` (Sparkplug B's bdSeq):
+    a last will whose ``boot`` or ``connection`` differs from the latest
+    ``online`` is an old connection's, late, and says nothing of the new one."""
+
     state: DeviceState
     detail: str = ""
+    boot: str = Field(
+        description="the station's boot id: a new random id each time the station starts"
+    )
+    connection: int | None = Field(
+        description="on status: the link's connection in this boot, from 1; the last will "
+        "carries its connection's number and, as at, the time it was made (the session's "
+        "start); null on a device's topic"
+    )
 
 
 class RoundEvent(Payload):

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 from dealer_station import sdnotify, strategy_advice
 from dealer_station.actor import TableActor
 from dealer_station.api.server import serve_http
+from dealer_station.boot import Boot
 from dealer_station.config import StationConfig
 from dealer_station.croupier import SelfDrivingCroupier
 from dealer_station.integrity_watch import IntegrityWatch
@@ -47,6 +48,7 @@ class Station:
         self.config = config
         self.camera_sources = dict(cameras or {})
         self.journal = Journal(config.journal)
+        self.boot = Boot()
         self.actors = {
             t.id: TableActor(
                 t,
@@ -55,6 +57,7 @@ class Station:
                 Topics(config.mqtt.prefix, config.studio, t.id),
                 snapshot_every=config.snapshot_every,
                 burn_cards=config.publish.burn_cards,
+                boot=self.boot.id,
             )
             for t in config.tables
         }

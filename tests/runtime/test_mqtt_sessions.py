@@ -1,0 +1,120 @@
+"""A table's availability names its session (the station's boot id and the
+link's connection), the last will included, so a late will of an old
+connection is told from the new one; over MQTT 5 every message says it is
+JSON of schema version 1. Against a real mosquitto; the connection is killed
+by shutting its socket, so the broker sees a dead client, not a goodbye."""
+
+from __future__ import annotations
+
+import json
+import socket
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import paho.mqtt.client as mqtt
+from support.broker import Broker, Received, Subscriber
+from support.station import StationThread, config_for
+
+from dealer_station.mqtt_publisher import TablePublisher
+
+ROULETTE = '[[tables]]\nid = "rou"\ngame = "roulette"\n'
+STATUS = "dealer-station/test/rou/status"
+
+
+def _publisher(st: StationThread) -> TablePublisher:
+    assert st.station is not None
+    return st.station.publishers["rou"]
+
+
+def _kill_connection(st: StationThread) -> None:
+    """The link's TCP connection cut under it, as a dead network would."""
+
+    def cut() -> None:
+        sock = _publisher(st).link.client.socket()
+        assert isinstance(sock, socket.socket)
+        sock.shutdown(socket.SHUT_RDWR)
+
+    st.call(cut)
+
+
+def _statuses(messages: list[Received]) -> list[dict[str, Any]]:
+    return [json.loads(m.payload) for m in messages if m.topic == STATUS]
+
+
+def _when(payload: dict[str, Any]) -> datetime:
+    return datetime.fromisoformat(payload["at"])
+
+
+def test_a_killed_connection_wills_its_own_session(broker: Broker, tmp_path: Path) -> None:
+    sub = Subscriber(broker.port, STATUS)
+    config = config_for(ROULETTE, tmp_path / "journal.sqlite3", broker.port)
+    with StationThread(config) as st:
+        sub.wait_for(lambda ms: any(s["state"] == "online" for s in _statuses(ms)))
+        _kill_connection(st)
+        got = sub.wait_for(lambda ms: [s["state"] for s in _statuses(ms)].count("online") == 2)
+    sub.close()
+    first, will, second = _statuses(got)[:3]
+    assert (first["state"], will["state"], second["state"]) == ("online", "offline", "online")
+    assert will["detail"] == "last will"
+    # One boot, two connections: the will is the first one's.
+    assert first["boot"] == will["boot"] == second["boot"]
+    assert len(first["boot"]) == 32
+    assert (first["connection"], will["connection"], second["connection"]) == (1, 1, 2)
+    # The will's time is a real one: its connection's start, before it came up.
+    assert _when(will) <= _when(first) < _when(second)
+
+
+def test_a_will_arriving_late_is_told_from_the_new_connection(
+    broker: Broker, tmp_path: Path
+) -> None:
+    """A restart is a new boot: a consumer who has the new ``online`` knows an
+    offline of the old boot is stale, whenever the broker sends it."""
+    config = config_for(ROULETTE, tmp_path / "journal.sqlite3", broker.port)
+    boots = []
+    for _ in range(2):
+        sub = Subscriber(broker.port, STATUS)
+        with StationThread(config):
+            online = sub.wait_for(
+                lambda ms: any(s["state"] == "online" for s in _statuses(ms))
+            )
+        sub.close()
+        boots.append(next(s for s in _statuses(online) if s["state"] == "online")["boot"])
+    assert boots[0] != boots[1]
+
+
+def test_every_message_says_json_of_schema_v1_over_mqtt5(broker: Broker, tmp_path: Path) -> None:
+    sub = Subscriber(broker.port, "dealer-station/test/rou/#", protocol=mqtt.MQTTv5)
+    config = config_for(ROULETTE, tmp_path / "journal.sqlite3", broker.port)
+    with StationThread(config) as st:
+        sub.wait_for(lambda ms: any(m.topic.endswith("/round/event") for m in ms))
+        _kill_connection(st)
+        got = sub.wait_for(lambda ms: [s["state"] for s in _statuses(ms)].count("online") == 2)
+    sub.close()
+    topics = {m.topic.removeprefix("dealer-station/test/rou/") for m in got}
+    assert {"status", "round/event", "round/state"} <= topics
+    for message in got:
+        properties = message.properties
+        assert properties.ContentType == "application/json", message.topic
+        assert properties.PayloadFormatIndicator == 1, message.topic
+        assert properties.UserProperty == [("v", "1")], message.topic
+    # The will among them, with its properties.
+    assert any(json.loads(m.payload)["detail"] == "last will" for m in got if m.topic == STATUS)
+
+
+def test_mqtt_3_1_1_still_publishes_without_properties(broker: Broker, tmp_path: Path) -> None:
+    sub = Subscriber(broker.port, "dealer-station/test/rou/#", protocol=mqtt.MQTTv5)
+    config = config_for(ROULETTE, tmp_path / "journal.sqlite3", broker.port)
+    config = config.model_copy(
+        update={"mqtt": config.mqtt.model_copy(update={"protocol": "3.1.1"})}
+    )
+    with StationThread(config):
+        got = sub.wait_for(
+            lambda ms: any(s["state"] == "online" for s in _statuses(ms))
+            and any(m.topic.endswith("/round/event") for m in ms)
+        )
+    sub.close()
+    for message in got:
+        assert not hasattr(message.properties, "ContentType"), message.topic
+    online = next(s for s in _statuses(got) if s["state"] == "online")
+    assert online["connection"] == 1
