@@ -45,8 +45,13 @@ class TablePublisher:
         config: MqttConfig,
         journal: Journal,
         client_id: str,
+        station_info: tuple[str, str] | None = None,
     ) -> None:
+        """``station_info``: the station's ``info`` (topic, payload), sent retained
+        on each connection: every table's link sends it, so it is there as soon
+        as any one of them is."""
         self.actor = actor
+        self.station_info = station_info
         self.journal = journal
         self.topics = actor.topics
         self.loop: asyncio.AbstractEventLoop | None = None
@@ -132,6 +137,8 @@ class TablePublisher:
         self.acked_above.clear()
         self.next_seq = self.acked + 1
         self.retained = dict(self.latest.retained)
+        if self.station_info is not None:
+            self.link.publish(*self.station_info, retain=True)
         for topic, payload in self.retained.items():
             self.link.publish(self.topics.full(topic), payload, retain=True)
         self.link.publish(self.topics.status, self._availability("online"), retain=True)

@@ -153,13 +153,40 @@ class Integrity(Payload):
     not_run: list[str] = Field(description="tests whose sample is still below their minimum")
 
 
-PAYLOADS: dict[str, type[Payload]] = {
+class TableInfo(BaseModel):
+    model_config = Payload.model_config
+
+    id: str
+    game: str
+    variant: str = Field(description="the variant the table runs, resolved from its config")
+
+
+class Info(BaseModel):
+    """What a station runs, on ``<prefix>/<studio>/<station>/info`` (as
+    zigbee2mqtt's bridge/info): a station's, not a table's, so it has no
+    ``table``. Retained, sent by each table's link when it connects."""
+
+    model_config = Payload.model_config
+
+    v: Literal[1] = 1
+    at: str = Field(
+        description="UTC time, ISO 8601 with milliseconds: when this boot of the station started"
+    )
+    studio: str
+    station: str
+    version: str = Field(description="the dealer-station package's version")
+    tables: list[TableInfo]
+    boot: str = Field(description="the station's boot id, as on every availability payload")
+
+
+PAYLOADS: dict[str, type[BaseModel]] = {
     "Availability": Availability,
     "RoundEvent": RoundEvent,
     "RoundState": RoundState,
     "Stats": Stats,
     "JournalDigest": JournalDigest,
     "Integrity": Integrity,
+    "Info": Info,
 }
 
 
@@ -172,6 +199,8 @@ RESULT = "result"
 STATS = "stats"
 JOURNAL_DIGEST = "journal/digest"
 INTEGRITY = "integrity"
+# A station's topic, relative to ``<prefix>/<studio>/<station>/``.
+INFO = "info"
 
 
 def device_topic(device: str) -> str:

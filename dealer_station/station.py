@@ -30,6 +30,7 @@ from dealer_station.mqtt_publisher import TablePublisher
 from dealer_station.payloads import Topics
 from dealer_station.sensor_bridge import SensorBridge
 from dealer_station.shoe_bridge import ShoeBridge
+from dealer_station.station_info import info_topic, station_info
 from dealer_station.wheel_readings import WheelReadings
 
 if TYPE_CHECKING:
@@ -96,6 +97,7 @@ class Station:
             asyncio.create_task(actor.run(), name=f"table {tid}")
             for tid, actor in self.actors.items()
         ]
+        info = (info_topic(self.config), station_info(self.config, self.boot, self.actors.values()))
         try:
             for tid, actor in self.actors.items():
                 publisher = TablePublisher(
@@ -103,6 +105,7 @@ class Station:
                     self.config.mqtt,
                     self.journal,
                     client_id=f"{self.config.studio}-{self.config.station}-{tid}",
+                    station_info=info,
                 )
                 publisher.start()
                 self.publishers[tid] = publisher

@@ -6,6 +6,7 @@ by shutting its socket, so the broker sees a dead client, not a goodbye."""
 
 from __future__ import annotations
 
+import importlib.metadata
 import json
 import socket
 from datetime import datetime
@@ -118,3 +119,34 @@ def test_mqtt_3_1_1_still_publishes_without_properties(broker: Broker, tmp_path:
         assert not hasattr(message.properties, "ContentType"), message.topic
     online = next(s for s in _statuses(got) if s["state"] == "online")
     assert online["connection"] == 1
+
+
+def test_info_says_what_the_station_runs_retained(broker: Broker, tmp_path: Path) -> None:
+    tables = (
+        '[[tables]]\nid = "rou"\ngame = "roulette"\n'
+        '[[tables]]\nid = "bj"\ngame = "blackjack"\nvariant = "blackjack-3-position"\n'
+        '[[tables]]\nid = "bac"\ngame = "baccarat"\n'
+    )
+    sub = Subscriber(broker.port, "dealer-station/test/+/status")
+    config = config_for(tables, tmp_path / "journal.sqlite3", broker.port)
+    with StationThread(config):
+        got = sub.wait_for(lambda ms: sum(b'"online"' in m.payload for m in ms) == 3)
+    sub.close()
+    # Read after the station has gone: retained.
+    late = Subscriber(broker.port, "dealer-station/test/st/info")
+    (message,) = late.wait_for(lambda ms: len(ms) == 1)
+    late.close()
+    assert message.retain
+    info = json.loads(message.payload)
+    assert info["v"] == 1
+    assert (info["studio"], info["station"]) == ("test", "st")
+    assert info["version"] == importlib.metadata.version("dealer-station")
+    assert info["tables"] == [
+        {"id": "rou", "game": "roulette", "variant": "european-roulette"},
+        {"id": "bj", "game": "blackjack", "variant": "blackjack-3-position"},
+        {"id": "bac", "game": "baccarat", "variant": "live-baccarat"},
+    ]
+    # The boot every table's availability names, started before any came online.
+    onlines = [json.loads(m.payload) for m in got]
+    assert {s["boot"] for s in onlines} == {info["boot"]}
+    assert all(_when(info) <= _when(s) for s in onlines)
