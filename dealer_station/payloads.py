@@ -207,6 +207,21 @@ def device_topic(device: str) -> str:
     return f"device/{device}"
 
 
+# The devices a table reports on, each on its own ``device/<name>`` topic.
+DEVICES = ("shoe", "camera", "wheel_sensor")
+
+# Every retained topic of a table: what `dealer-station mqtt forget` clears.
+RETAINED = (
+    STATUS,
+    *(device_topic(device) for device in DEVICES),
+    ROUND_STATE,
+    RESULT,
+    STATS,
+    JOURNAL_DIGEST,
+    INTEGRITY,
+)
+
+
 class Topics:
     """A table's full MQTT topics."""
 

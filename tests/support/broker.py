@@ -84,7 +84,7 @@ class Subscriber:
 
     port: int
     topic: str = "#"
-    protocol: int = mqtt.MQTTv311
+    protocol: mqtt.MQTTProtocolVersion = mqtt.MQTTv311
     messages: list[Received] = field(default_factory=list)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
