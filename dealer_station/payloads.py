@@ -16,6 +16,8 @@ topic               retained  QoS     payload
 ``integrity``       yes       1       ``Integrity``: the integrity monitor's last report
 ==================  ========  ======  ===============================================
 
+and one station's topic, ``<prefix>/<studio>/<station>/info``: ``Info``, retained.
+
 Every payload carries the schema version ``v`` and the table id. Round events
 carry a per-table sequence number ``seq`` and a stable ``id``
 (``<studio>/<table>/<seq>``): a message published twice (after a reconnect or a
