@@ -115,10 +115,13 @@ def test_the_generated_acl_lets_a_station_publish_under_each_of_its_tables_only(
         sub = Subscriber(broker.port, "dealer-station/#")
         with StationThread(load_config(config)):
             got = sub.wait_for(
-                lambda ms: _online(ms, "rou")
-                and _online(ms, "bac")
-                and {"rou", "bac"} <= {m.topic.split("/")[2] for m in ms if "/round/" in m.topic}
-                and any(m.topic == "dealer-station/test/st/info" for m in ms)
+                lambda ms: (
+                    _online(ms, "rou")
+                    and _online(ms, "bac")
+                    and {"rou", "bac"}
+                    <= {m.topic.split("/")[2] for m in ms if "/round/" in m.topic}
+                    and any(m.topic == "dealer-station/test/st/info" for m in ms)
+                )
             )
         # The station's user, publishing beyond its tables: dropped by the
         # broker. The message after it, on its own table, shows both were handled.
