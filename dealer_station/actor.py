@@ -20,6 +20,7 @@ from datetime import datetime
 from typing import Any
 
 from dealer_station import snapshot, strategy_advice, table_writes
+from dealer_station.boot import new_boot_id
 from dealer_station.clock import Clock, iso, utc_now
 from dealer_station.config import SNAPSHOT_EVERY, BurnCards, TableConfig
 from dealer_station.games import table as table_fold
@@ -56,6 +57,9 @@ class TableActor:
     listeners: Listeners = field(default_factory=Listeners)
     snapshot_every: int = SNAPSHOT_EVERY
     burn_cards: BurnCards = "hidden"
+    # The station's boot id, on the table's device availability (a table alone,
+    # as in a test, is a boot of its own).
+    boot: str = field(default_factory=new_boot_id)
     state: table_fold.TableState | None = field(init=False, default=None)
     msg_seq: int = field(init=False, default=0)
     # Each device's availability and since when.
@@ -280,6 +284,7 @@ class TableActor:
             tuple(self.alarms.active),
             self.last_result,
             dict(self.devices),
+            self.boot,
             self.stats.moment(self.state.game if self.state is not None else ""),
         )
 

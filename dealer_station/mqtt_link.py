@@ -12,6 +12,9 @@ which cost a card several milliseconds. Only the blocking part of a connect
 back-off, keeps the connection alive, publishes at QoS 1 and says so through
 three callbacks, all called on the loop: ``on_connected``, ``on_disconnected``
 and ``on_puback`` (the message id and the ``time.perf_counter()`` of its PUBACK).
+Over MQTT 5 every message, the will too, says what it holds: content type
+``application/json``, payload format indicator 1 (UTF-8) and a user property
+``v``, the schema version, so a consumer can route on it without parsing.
 """
 
 from __future__ import annotations
@@ -27,10 +30,12 @@ from typing import Any
 
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
+from paho.mqtt.packettypes import PacketTypes
 from paho.mqtt.properties import Properties
 from paho.mqtt.reasoncodes import ReasonCode
 
 from dealer_station.config import MqttConfig
+from dealer_station.payloads import SCHEMA_VERSION
 
 log = logging.getLogger(__name__)
 
@@ -44,6 +49,15 @@ def _ignore(*args: object) -> None:
     """A callback nobody asked for."""
 
 
+def json_properties(packet_type: int) -> Properties:
+    """MQTT 5 properties of a JSON payload of this schema version."""
+    properties = Properties(packet_type)  # type: ignore[no-untyped-call]  # paho leaves it untyped
+    properties.ContentType = "application/json"
+    properties.PayloadFormatIndicator = 1
+    properties.UserProperty = ("v", str(SCHEMA_VERSION))
+    return properties
+
+
 class MqttLink:
     def __init__(
         self,
@@ -51,11 +65,13 @@ class MqttLink:
         client_id: str,
         *,
         name: str,
-        will: tuple[str, str],
+        will: Callable[[], tuple[str, str]] | None,
         max_inflight: int,
     ) -> None:
-        """``will`` is the (topic, payload) the broker publishes retained if the
-        link dies without a goodbye; ``name`` is what the log calls the link."""
+        """``will`` gives the (topic, payload) the broker publishes retained if the
+        link dies without a goodbye; it is asked before each attempt to connect,
+        as a will names the connection it belongs to. ``name`` is what the log
+        calls the link."""
         self.config = config
         self.name = name
         self.connected = False
@@ -63,6 +79,9 @@ class MqttLink:
         self.on_disconnected: Callable[[str], None] = _ignore
         self.on_puback: Callable[[int, float], None] = _ignore
         protocol = mqtt.MQTTv5 if config.protocol == "5" else mqtt.MQTTv311
+        self.will = will
+        self._mqtt5 = protocol == mqtt.MQTTv5
+        self._properties = json_properties(PacketTypes.PUBLISH) if self._mqtt5 else None
         self.client = mqtt.Client(
             CallbackAPIVersion.VERSION2, client_id=client_id, protocol=protocol
         )
@@ -77,7 +96,6 @@ class MqttLink:
                 cert_reqs=ssl.CERT_NONE if config.tls.insecure else ssl.CERT_REQUIRED,
             )
             self.client.tls_insecure_set(config.tls.insecure)
-        self.client.will_set(will[0], will[1], qos=1, retain=True)
         self.client.on_connect = self._on_connect
         self.client.on_disconnect = self._on_disconnect
         self.client.on_publish = self._on_publish
@@ -146,8 +164,10 @@ class MqttLink:
     def publish(self, topic: str, payload: str | bytes, *, retain: bool = False) -> int | None:
         """Queue ``payload`` at QoS 1; its message id, or None if there is no
         connection to queue it on. It reaches the socket on the loop's next
-        turn, or at `flush()`."""
-        info = self.client.publish(topic, payload, qos=1, retain=retain)
+        turn, or at `flush()`. An empty payload (clearing a retained topic) is
+        not JSON and goes without the JSON properties."""
+        properties = self._properties if payload else None
+        info = self.client.publish(topic, payload, qos=1, retain=retain, properties=properties)
         return info.mid if info.rc == mqtt.MQTT_ERR_SUCCESS else None
 
     def flush(self) -> None:
@@ -163,6 +183,7 @@ class MqttLink:
             if self.client.socket() is None:
                 # After a refusal (bad credentials, ...), back off as after no answer.
                 await asyncio.sleep(max(0.0, self._hold_off_until - time.monotonic()))
+                self._set_will()
                 self._connecting = True
                 try:
                     await asyncio.to_thread(self.client.reconnect)
@@ -175,6 +196,13 @@ class MqttLink:
                 self._connecting = False
             self.client.loop_misc()
             await asyncio.sleep(MISC_INTERVAL_S)
+
+    def _set_will(self) -> None:
+        if self.will is None:
+            return
+        topic, payload = self.will()
+        properties = json_properties(PacketTypes.WILLMESSAGE) if self._mqtt5 else None
+        self.client.will_set(topic, payload, qos=1, retain=True, properties=properties)
 
     def _on_loop(self, callback: Callable[..., None], *args: Any) -> None:
         """Run now if on the loop, else hand to it: a connect's socket callbacks

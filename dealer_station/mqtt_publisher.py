@@ -22,7 +22,7 @@ from dealer_station.clock import iso, utc_now
 from dealer_station.config import MqttConfig
 from dealer_station.journal import Journal, OutMessage
 from dealer_station.mqtt_link import MqttLink
-from dealer_station.payloads import Availability
+from dealer_station.payloads import Availability, DeviceState
 from dealer_station.table_change import TableChange
 
 # Messages in flight (sent, not yet acknowledged). QoS 1 keeps them in order on
@@ -45,8 +45,13 @@ class TablePublisher:
         config: MqttConfig,
         journal: Journal,
         client_id: str,
+        station_info: tuple[str, str] | None = None,
     ) -> None:
+        """``station_info``: the station's ``info`` (topic, payload), sent retained
+        on each connection: every table's link sends it, so it is there as soon
+        as any one of them is."""
         self.actor = actor
+        self.station_info = station_info
         self.journal = journal
         self.topics = actor.topics
         self.loop: asyncio.AbstractEventLoop | None = None
@@ -64,12 +69,11 @@ class TablePublisher:
         # Told (msg_seq, time.perf_counter() of the PUBACK) for each round event
         # the broker acknowledged: the latency benchmark's probe.
         self.on_puback: Callable[[int, float], None] | None = None
-        offline = Availability(table=actor.id, at="", state="offline", detail="last will")
         self.link = MqttLink(
             config,
             client_id,
             name=f"table {actor.id}",
-            will=(self.topics.status, offline.model_dump_json()),
+            will=self._will,
             max_inflight=WINDOW,
         )
         self.link.on_connected = self._connected
@@ -109,13 +113,21 @@ class TablePublisher:
 
     # -- the loop's side ------------------------------------------------------------------------
 
-    def _availability(self, state: str, detail: str = "") -> str:
+    def _availability(self, state: DeviceState, detail: str = "", connection: int = 0) -> str:
+        """The link's availability, of its current connection unless told which."""
         return Availability(
             table=self.actor.id,
             at=iso(utc_now()),
-            state="online" if state == "online" else "offline",
+            state=state,
             detail=detail,
+            boot=self.actor.boot,
+            connection=connection or self.connects,
         ).model_dump_json()
+
+    def _will(self) -> tuple[str, str]:
+        # Made as the link is about to connect: the connection it will be, and
+        # its time is the session's start (the broker sends it unchanged, later).
+        return self.topics.status, self._availability("offline", "last will", self.connects + 1)
 
     def _connected(self) -> None:
         self.connects += 1
@@ -125,6 +137,8 @@ class TablePublisher:
         self.acked_above.clear()
         self.next_seq = self.acked + 1
         self.retained = dict(self.latest.retained)
+        if self.station_info is not None:
+            self.link.publish(*self.station_info, retain=True)
         for topic, payload in self.retained.items():
             self.link.publish(self.topics.full(topic), payload, retain=True)
         self.link.publish(self.topics.status, self._availability("online"), retain=True)

@@ -16,6 +16,8 @@ topic               retained  QoS     payload
 ``integrity``       yes       1       ``Integrity``: the integrity monitor's last report
 ==================  ========  ======  ===============================================
 
+and one station's topic, ``<prefix>/<studio>/<station>/info``: ``Info``, retained.
+
 Every payload carries the schema version ``v`` and the table id. Round events
 carry a per-table sequence number ``seq`` and a stable ``id``
 (``<studio>/<table>/<seq>``): a message published twice (after a reconnect or a
@@ -43,13 +45,29 @@ class Payload(BaseModel):
     )
 
 
+# The schema version every payload carries as ``v`` (and MQTT 5 as a user property).
+SCHEMA_VERSION: int = Payload.model_fields["v"].default
+
 # A device's or a station's availability.
 DeviceState = Literal["online", "offline"]
 
 
 class Availability(Payload):
+    """On ``status``, the table's link; on ``device/<name>``, a device. Its
+    session pairs a link's ``online`` with its ``offline`` (Sparkplug B's bdSeq):
+    a last will whose ``boot`` or ``connection`` differs from the latest
+    ``online`` is an old connection's, late, and says nothing of the new one."""
+
     state: DeviceState
     detail: str = ""
+    boot: str = Field(
+        description="the station's boot id: a new random id each time the station starts"
+    )
+    connection: int | None = Field(
+        description="on status: the link's connection in this boot, from 1; the last will "
+        "carries its connection's number and, as at, the time it was made (the session's "
+        "start); null on a device's topic"
+    )
 
 
 class RoundEvent(Payload):
@@ -144,13 +162,40 @@ class Integrity(Payload):
     not_run: list[str] = Field(description="tests whose sample is still below their minimum")
 
 
-PAYLOADS: dict[str, type[Payload]] = {
+class TableInfo(BaseModel):
+    model_config = Payload.model_config
+
+    id: str
+    game: str
+    variant: str = Field(description="the variant the table runs, resolved from its config")
+
+
+class Info(BaseModel):
+    """What a station runs, on ``<prefix>/<studio>/<station>/info`` (as
+    zigbee2mqtt's bridge/info): a station's, not a table's, so it has no
+    ``table``. Retained, sent by each table's link when it connects."""
+
+    model_config = Payload.model_config
+
+    v: Literal[1] = 1
+    at: str = Field(
+        description="UTC time, ISO 8601 with milliseconds: when this boot of the station started"
+    )
+    studio: str
+    station: str
+    version: str = Field(description="the dealer-station package's version")
+    tables: list[TableInfo]
+    boot: str = Field(description="the station's boot id, as on every availability payload")
+
+
+PAYLOADS: dict[str, type[BaseModel]] = {
     "Availability": Availability,
     "RoundEvent": RoundEvent,
     "RoundState": RoundState,
     "Stats": Stats,
     "JournalDigest": JournalDigest,
     "Integrity": Integrity,
+    "Info": Info,
 }
 
 
@@ -163,10 +208,27 @@ RESULT = "result"
 STATS = "stats"
 JOURNAL_DIGEST = "journal/digest"
 INTEGRITY = "integrity"
+# A station's topic, relative to ``<prefix>/<studio>/<station>/``.
+INFO = "info"
 
 
 def device_topic(device: str) -> str:
     return f"device/{device}"
+
+
+# The devices a table reports on, each on its own ``device/<name>`` topic.
+DEVICES = ("shoe", "camera", "wheel_sensor")
+
+# Every retained topic of a table: what `dealer-station mqtt forget` clears.
+RETAINED = (
+    STATUS,
+    *(device_topic(device) for device in DEVICES),
+    ROUND_STATE,
+    RESULT,
+    STATS,
+    JOURNAL_DIGEST,
+    INTEGRITY,
+)
 
 
 class Topics:

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 from dealer_station import sdnotify, strategy_advice
 from dealer_station.actor import TableActor
 from dealer_station.api.server import serve_http
+from dealer_station.boot import Boot
 from dealer_station.config import StationConfig
 from dealer_station.croupier import SelfDrivingCroupier
 from dealer_station.integrity_watch import IntegrityWatch
@@ -29,6 +30,7 @@ from dealer_station.mqtt_publisher import TablePublisher
 from dealer_station.payloads import Topics
 from dealer_station.sensor_bridge import SensorBridge
 from dealer_station.shoe_bridge import ShoeBridge
+from dealer_station.station_info import info_topic, station_info
 from dealer_station.wheel_readings import WheelReadings
 
 if TYPE_CHECKING:
@@ -47,6 +49,7 @@ class Station:
         self.config = config
         self.camera_sources = dict(cameras or {})
         self.journal = Journal(config.journal)
+        self.boot = Boot()
         self.actors = {
             t.id: TableActor(
                 t,
@@ -55,6 +58,7 @@ class Station:
                 Topics(config.mqtt.prefix, config.studio, t.id),
                 snapshot_every=config.snapshot_every,
                 burn_cards=config.publish.burn_cards,
+                boot=self.boot.id,
             )
             for t in config.tables
         }
@@ -93,6 +97,7 @@ class Station:
             asyncio.create_task(actor.run(), name=f"table {tid}")
             for tid, actor in self.actors.items()
         ]
+        info = (info_topic(self.config), station_info(self.config, self.boot, self.actors.values()))
         try:
             for tid, actor in self.actors.items():
                 publisher = TablePublisher(
@@ -100,6 +105,7 @@ class Station:
                     self.config.mqtt,
                     self.journal,
                     client_id=f"{self.config.studio}-{self.config.station}-{tid}",
+                    station_info=info,
                 )
                 publisher.start()
                 self.publishers[tid] = publisher

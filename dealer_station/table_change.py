@@ -76,6 +76,7 @@ class TableChange:
     alarms: tuple[ActiveAlarm, ...]
     last_result: str | None
     devices: Mapping[str, tuple[DeviceState, str]]
+    boot: str
     stats: StatsMoment
 
     @cached_property
@@ -93,7 +94,12 @@ class TableChange:
     def retained(self) -> Mapping[str, str]:
         """The table's retained topics, by relative topic, as they read now."""
         return retained_topics(
-            self.table, self.round_state, self.last_result, self.devices, self.stats.stats
+            self.table,
+            self.round_state,
+            self.last_result,
+            self.devices,
+            self.boot,
+            self.stats.stats,
         )
 
 

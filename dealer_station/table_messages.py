@@ -127,6 +127,7 @@ def retained_topics(
     state: RoundState | None,
     last_result: str | None,
     devices: Mapping[str, tuple[DeviceState, str]],
+    boot: str,
     stats: Stats | None,
 ) -> dict[str, str]:
     """Every retained topic of a table but ``status`` (the link's own), keyed by
@@ -138,7 +139,7 @@ def retained_topics(
         retained[RESULT] = last_result
     for device, (availability, since) in devices.items():
         retained[device_topic(device)] = Availability(
-            table=table, at=since, state=availability
+            table=table, at=since, state=availability, boot=boot, connection=None
         ).model_dump_json()
     if stats is not None:
         retained[STATS] = stats.model_dump_json()

@@ -75,6 +75,10 @@ class OpenRound(Body):
     )
 
 
+# Which of the three columns or dozens a roulette bet is on.
+Which = Literal[1, 2, 3]
+
+
 class PlaceBet(Body):
     model_config = example({"player": "p-1001", "spot": "banker", "amount": "25"})
 
@@ -85,8 +89,11 @@ class PlaceBet(Body):
     numbers: list[Pocket] = Field(
         default_factory=list,
         max_length=6,
-        description="roulette: the numbers covered; column and dozen: [1|2|3]",
+        description="roulette: the numbers an inside bet covers (a column or dozen as [1|2|3] "
+        "is the old form, still read)",
     )
+    column: Which | None = Field(None, description="roulette column bet: which (1: 1, 4 ... 34)")
+    dozen: Which | None = Field(None, description="roulette dozen bet: which (1: 1-12)")
 
 
 class CancelBet(Body):
@@ -96,6 +103,8 @@ class CancelBet(Body):
     spot: Spot
     box: BoxNumber | None = None
     numbers: list[Pocket] = Field(default_factory=list, max_length=6)
+    column: Which | None = None
+    dozen: Which | None = None
 
 
 class PlayerDecision(Body):

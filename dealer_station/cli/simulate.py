@@ -7,6 +7,7 @@ import json
 import sys
 from typing import Any
 
+from dealer_station.games.roulette_layout import CHOOSE_ONE_OF_THREE
 from dealer_station.games.table import GAMES
 
 
@@ -78,6 +79,7 @@ def _payout_lines(outcome: dict[str, Any]) -> list[str]:
         where = f" box {p['box']}" if "box" in p else ""
         where += f" hand {p['hand']}" if "hand" in p else ""
         numbers = f" {p['numbers']}" if p.get("numbers") else ""
+        numbers += f" {p[p['spot']]}" if p["spot"] in CHOOSE_ONE_OF_THREE else ""
         lines.append(
             f"    {p['player']:<10} {p['spot']}{numbers}{where}: stake {p['stake']}, "
             f"returns {p['returns']} ({p['result']})"

@@ -16,6 +16,11 @@ from typing import Any, Final, get_args
 
 from dealer_station.games.cards import Card, CardError, parse_card
 from dealer_station.games.rejection import Rejected
+from dealer_station.games.roulette_layout import (
+    CHOOSE_ONE_OF_THREE,
+    read_placement,
+    written_placement,
+)
 
 SCHEMA_VERSION: Final = 1
 
@@ -278,6 +283,8 @@ def parse_event(obj: object) -> Event:
         unknown -= set(VERDICT_KEYS)
     if cls is CloseBets:
         unknown -= set(BALL_SPEED_KEYS)
+    if (cls is PlaceBet or cls is CancelBet) and obj.get("spot") in CHOOSE_ONE_OF_THREE:
+        unknown.discard(obj["spot"])  # which column or dozen (roulette_layout)
     if unknown:
         raise Rejected("bad_event", f"unknown field {sorted(unknown)[0]!r} in {kind}")
     values: dict[str, Any] = {}
@@ -292,12 +299,14 @@ def parse_event(obj: object) -> Event:
         elif f.name == "amount":
             values[f.name] = parse_amount(obj.get("amount"))
         elif f.name == "numbers":
-            numbers = obj.get("numbers", [])
-            if not isinstance(numbers, list) or not all(
-                isinstance(n, int) and not isinstance(n, bool) for n in numbers
-            ):
-                raise Rejected("bad_event", "field 'numbers' must be a list of integers")
-            values[f.name] = tuple(numbers)
+            numbers = read_placement(str(obj.get("spot")), obj)
+            if numbers is None:
+                raise Rejected(
+                    "bad_event",
+                    "field 'numbers' must be a list of integers; a column or dozen bet "
+                    'says which as "column" or "dozen": 1, 2 or 3, not both',
+                )
+            values[f.name] = numbers
         elif f.name == "needs_dealer":
             flag = obj.get(f.name, False)
             if not isinstance(flag, bool):
@@ -322,6 +331,9 @@ def event_to_json(event: Event) -> dict[str, Any]:
     for f in fields(event):
         value = getattr(event, f.name)
         if value == f.default or (f.name == "numbers" and value == ()):
+            continue
+        if isinstance(event, PlaceBet | CancelBet) and f.name == "numbers":
+            out.update(written_placement(event.spot, value))
             continue
         if isinstance(value, (Card, Decimal)):
             value = str(value)

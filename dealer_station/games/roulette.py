@@ -32,6 +32,7 @@ from dealer_station.games.roulette_layout import (
     colour_of,
     covered,
     placements,
+    written_placement,
 )
 from dealer_station.games.rulefile import build_rules, parse_ratio, read_variant_file
 from dealer_station.games.stakes import SpotRules
@@ -100,7 +101,7 @@ class RouletteRound:
 def settle(rules: RouletteRules, bets: tuple[RouletteBet, ...], number: int) -> tuple[Payout, ...]:
     payouts = []
     for bet in bets:
-        detail: Output | None = {"numbers": list(bet.numbers)} if bet.numbers else None
+        detail: Output | None = written_placement(bet.spot, bet.numbers) or None
         if number in bet.covers:
             returns = bet.amount + rules.win(bet.spot, bet.amount)
             payouts.append(Payout(bet.player, bet.spot, bet.amount, returns, "win", detail))
@@ -177,8 +178,7 @@ class RouletteEngine:
         bet = RouletteBet(event.player, event.spot, numbers, covers, total)
         bets = tuple(bet if b is held else b for b in state.bets) if held else (*state.bets, bet)
         out: Output = {"type": "bet_placed", "player": event.player, "spot": event.spot}
-        if numbers:
-            out["numbers"] = list(numbers)
+        out.update(written_placement(event.spot, numbers))
         out.update(amount=money(event.amount), total=money(total))
         return replace(state, bets=bets), [out]
 
@@ -192,8 +192,7 @@ class RouletteEngine:
                 "no_such_bet", f"{event.player} has no {event.spot} bet on {list(event.numbers)}"
             )
         out: Output = {"type": "bet_cancelled", "player": held.player, "spot": held.spot}
-        if held.numbers:
-            out["numbers"] = list(held.numbers)
+        out.update(written_placement(held.spot, held.numbers))
         out["amount"] = money(held.amount)
         return replace(state, bets=tuple(b for b in state.bets if b is not held)), [out]
 
@@ -221,7 +220,7 @@ class RouletteEngine:
                         b.amount,
                         b.amount,
                         "void",
-                        {"numbers": list(b.numbers)} if b.numbers else None,
+                        written_placement(b.spot, b.numbers) or None,
                     ).to_json()
                     for b in state.bets
                 ],

@@ -5,16 +5,21 @@ The layout has 0 at the head and 1-36 in twelve rows of three: row ``r`` holds
 allows for its type; ``placements`` lists all of them, and a bet is valid exactly
 when it is one of them.
 
-Encoding of a bet's ``numbers``: inside bets (straight to six line) list the
-numbers they cover, in any order; ``column`` and ``dozen`` carry one number, 1, 2
-or 3, saying which (column 1 is 1, 4, ... 34; dozen 1 is 1-12); the even-money
-bets carry none.
+Encoding of a bet's ``numbers`` in the rules: inside bets (straight to six line)
+list the numbers they cover, in any order; ``column`` and ``dozen`` carry one
+number, 1, 2 or 3, saying which (column 1 is 1, 4, ... 34; dozen 1 is 1-12); the
+even-money bets carry none.
+
+Written out (every record, message and payout: `written_placement`), a column
+or a dozen says which under its own name, ``"dozen": 1``, so that it cannot be
+read as the number 1; inside bets write ``"numbers"``. Journals written before
+hold ``"numbers": [1]`` for a dozen: `read_placement` reads both.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Final, Literal
+from collections.abc import Callable, Mapping
+from typing import Any, Final, Literal
 
 from dealer_station.games.rejection import Rejected
 
@@ -50,6 +55,35 @@ BET_TYPES: Final = (
 INSIDE: Final = frozenset(BET_TYPES[:7])
 # Bets whose ``numbers`` say which of the three, not what they cover.
 CHOOSE_ONE_OF_THREE: Final = frozenset({"column", "dozen"})
+
+
+def written_placement(bet_type: str, numbers: tuple[int, ...]) -> dict[str, Any]:
+    """A bet's placement as records and messages write it (above). One that
+    names no single column or dozen keeps its ``numbers``, to be refused as
+    written."""
+    if bet_type in CHOOSE_ONE_OF_THREE and len(numbers) == 1:
+        return {bet_type: numbers[0]}
+    return {"numbers": list(numbers)} if numbers else {}
+
+
+def read_placement(bet_type: str, written: Mapping[str, Any]) -> tuple[int, ...] | None:
+    """The rules' ``numbers`` of a written placement, in the form above or the
+    old one (``"numbers": [1]`` for a dozen); None when ``written`` holds
+    something else under the bet type's name (a list, a bool) or both forms."""
+    numbers = written.get("numbers")
+    if bet_type in CHOOSE_ONE_OF_THREE and bet_type in written:
+        which = written[bet_type]
+        # An empty list is no numbers (an HTTP body's default).
+        if numbers not in (None, []) or isinstance(which, bool) or not isinstance(which, int):
+            return None
+        return (which,)
+    if numbers is None:
+        return ()
+    if not isinstance(numbers, list) or not all(
+        isinstance(n, int) and not isinstance(n, bool) for n in numbers
+    ):
+        return None
+    return tuple(numbers)
 
 
 def colour_of(number: int) -> Colour:
@@ -133,7 +167,7 @@ def covered(bet_type: str, numbers: tuple[int, ...]) -> tuple[tuple[int, ...], f
 
 def _why_not(bet_type: str, numbers: tuple[int, ...]) -> str:
     if bet_type in CHOOSE_ONE_OF_THREE:
-        return f"a {bet_type} bet names which {bet_type}: numbers = [1], [2] or [3]"
+        return f'a {bet_type} bet names which {bet_type}: "{bet_type}": 1, 2 or 3'
     if bet_type in _OUTSIDE:
         return f"a {bet_type} bet carries no numbers"
     size = len(next(iter(_PLACEMENTS[bet_type])))

@@ -31,6 +31,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Final, Literal
 
+from dealer_station.games.roulette_layout import read_placement
+
 ShoeEndReason = Literal["shuffle", "new_shoe", "table", "empty", "removed"]
 
 
@@ -275,7 +277,7 @@ def _settled(table: str, at: str, event: Mapping[str, Any]) -> list[Observation]
             str(p["spot"]),
             float(p["stake"]),
             float(p["returns"]),
-            tuple(p.get("numbers", ())),
+            read_placement(str(p["spot"]), p) or (),
         )
         for p in event.get("payouts", ())
     )

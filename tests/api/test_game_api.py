@@ -220,3 +220,19 @@ def test_wrong_pins_lock_the_name(rig: Rig) -> None:
     # Another pit boss is not locked out with Jan.
     other = rig.post("/auth/pit-boss", "croupier", {"name": "Eva Novak", "pin": "4711"})
     assert other.status_code == 200
+
+
+def test_a_dozen_bet_says_which_by_name_and_the_old_form_still_counts(rig: Rig) -> None:
+    assert rig.post("/tables/rou/round/open", "croupier").status_code == 200
+    new = {"player": "ann", "spot": "dozen", "dozen": 3, "amount": "5"}
+    placed = rig.post("/tables/rou/bets", "game_server", new)
+    assert placed.status_code == 200, placed.text
+    (out,) = placed.json()["outputs"]
+    assert (out["dozen"], "numbers" in out) == (3, False)
+    # An older game server's [3] is the same bet: its stake adds to it.
+    old = {"player": "ann", "spot": "dozen", "numbers": [3], "amount": "5"}
+    (again,) = rig.post("/tables/rou/bets", "game_server", old).json()["outputs"]
+    assert (again["dozen"], again["total"]) == (3, "10")
+    wrong = rig.post("/tables/rou/bets", "game_server", {**new, "dozen": 4})
+    assert wrong.status_code == 422
+    assert rig.post("/tables/rou/round/close-bets", "croupier").status_code == 200

@@ -299,7 +299,7 @@ def test_round_phases_and_outputs() -> None:
             "type": "bet_placed",
             "player": "ann",
             "spot": "dozen",
-            "numbers": [2],
+            "dozen": 2,
             "amount": "5",
             "total": "5",
         }
@@ -324,7 +324,7 @@ def test_round_phases_and_outputs() -> None:
                 "returns": "15",
                 "net": "10",
                 "result": "win",
-                "numbers": [2],
+                "dozen": 2,
             }
         ],
     }

@@ -29,6 +29,7 @@ from dealer_station.integrity.observations import (
     TableChosen,
     event_of_payload,
     observe,
+    of_round_events,
 )
 from dealer_station.table_messages import round_event
 
@@ -191,3 +192,18 @@ def test_a_round_s_spin_counts_for_the_dealer_who_opened_it() -> None:
     (report,) = monitor.report(0.01).tables
     throws = {(s.subject, s.sample) for s in report.skipped if s.test == "wheel.signature"}
     assert throws == {("t-1, dealer Ana P.", 1), ("t-1, dealer Ben K.", 1)}
+
+
+def test_a_dozen_payout_reads_alike_in_the_old_form_and_the_new() -> None:
+    """Journals written before name the first dozen ``"numbers": [1]``; now
+    ``"dozen": 1``. The hold's observations see the same bet in both."""
+
+    def settled(**placement: Any) -> list[Settled]:
+        payout = {"player": "ann", "spot": "dozen", "stake": "5", "returns": "15", **placement}
+        event = {"type": "round_settled", "game": "roulette", "number": 5, "payouts": [payout]}
+        found = of_round_events("rou", "2026-12-02T00:00:00.000Z", [event])
+        return [o for o in found if isinstance(o, Settled)]
+
+    (new,) = settled(dozen=1)
+    assert new.bets[0].numbers == (1,)
+    assert settled(numbers=[1]) == [new]

@@ -65,6 +65,7 @@ def test_schema_lists_every_payload() -> None:
         "Stats",
         "JournalDigest",
         "Integrity",
+        "Info",
     }
     event = schemas["RoundEvent"]
     assert {"v", "id", "seq", "table", "round", "type", "data"} <= set(event["required"])

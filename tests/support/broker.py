@@ -73,19 +73,25 @@ class Received:
     payload: bytes
     retain: bool
     at: float
+    # The MQTT 5 properties, for a subscriber that speaks MQTT 5.
+    properties: Any = None
 
 
 @dataclass
 class Subscriber:
-    """Subscribes to ``topic`` and keeps every message with its arrival time."""
+    """Subscribes to ``topic`` and keeps every message with its arrival time
+    (and its properties, with ``protocol`` MQTT 5)."""
 
     port: int
     topic: str = "#"
+    protocol: mqtt.MQTTProtocolVersion = mqtt.MQTTv311
     messages: list[Received] = field(default_factory=list)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     def __post_init__(self) -> None:
-        self.client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=f"test-sub-{id(self)}")
+        self.client = mqtt.Client(
+            CallbackAPIVersion.VERSION2, client_id=f"test-sub-{id(self)}", protocol=self.protocol
+        )
         self.client.on_message = self._on_message
         self.client.on_connect = lambda c, u, f, rc, p: c.subscribe(self.topic, qos=1)
         # Back quickly after a broker restart: before the station, whose first
@@ -97,7 +103,13 @@ class Subscriber:
     def _on_message(self, client: Any, userdata: Any, message: mqtt.MQTTMessage) -> None:
         with self.lock:
             self.messages.append(
-                Received(message.topic, message.payload, message.retain, time.perf_counter())
+                Received(
+                    message.topic,
+                    message.payload,
+                    message.retain,
+                    time.perf_counter(),
+                    getattr(message, "properties", None),
+                )
             )
 
     def on(self, suffix: str) -> list[Received]:
