@@ -28,7 +28,7 @@ parts typed (``dealer_station/contracts/``); ``contracts/`` holds them committed
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -217,7 +217,8 @@ def device_topic(device: str) -> str:
 
 
 # The devices a table reports on, each on its own ``device/<name>`` topic.
-DEVICES = ("shoe", "camera", "wheel_sensor")
+Device = Literal["shoe", "camera", "wheel_sensor"]
+DEVICES: tuple[Device, ...] = get_args(Device)
 
 # Every retained topic of a table: what `dealer-station mqtt forget` clears.
 RETAINED = (

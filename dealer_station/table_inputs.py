@@ -7,11 +7,12 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 from dataclasses import dataclass
-from typing import Any, Literal, get_args
+from typing import Any
 
 from dealer_station.games.events import Event
 from dealer_station.input_identity import InputIdentity
 from dealer_station.journal import Answer
+from dealer_station.payloads import Device
 from dealer_station.preconditions import IdempotencyKey, Precondition
 from dealer_station.round_outputs import RoundOutput, parse_outputs, to_json
 
@@ -36,11 +37,6 @@ class Command:
     expect: Precondition | None = None
     # The client's idempotency key: a retry gets the first answer, nothing more.
     key: IdempotencyKey | None = None
-
-
-# The devices whose availability a table journals and publishes (``device/<name>``).
-Device = Literal["shoe", "camera", "wheel_sensor"]
-DEVICES: tuple[Device, ...] = get_args(Device)
 
 
 @dataclass

@@ -18,9 +18,8 @@ from dealer_station.games.events import parse_event
 from dealer_station.games.rejection import Rejected
 from dealer_station.journal import REFUSED_ON_REPLAY, Journal, Record
 from dealer_station.operator_advice import journal_changed
-from dealer_station.payloads import DeviceState
+from dealer_station.payloads import DEVICES, DeviceState
 from dealer_station.round_outputs import RoundOutput, parse_outputs
-from dealer_station.table_inputs import DEVICES
 
 log = logging.getLogger(__name__)
 

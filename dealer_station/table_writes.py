@@ -25,11 +25,11 @@ from dealer_station.games.rejection import Rejected
 from dealer_station.input_identity import journal_keys
 from dealer_station.journal import Answer, OutMessage, Record
 from dealer_station.operator_advice import OFFLINE_ADVICE, REFUSAL_ADVICE
-from dealer_station.payloads import DeviceState, Topics
+from dealer_station.payloads import DEVICES, DeviceState, Topics
 from dealer_station.round_outputs import DecisionMade, RoundHeld, RoundSettled, parse_outputs
 from dealer_station.table_alarms import ActiveAlarm, TableAlarms
 from dealer_station.table_answers import answer_to_keep
-from dealer_station.table_inputs import DEVICES, Alarm, Command, DeviceChange, Outcome
+from dealer_station.table_inputs import Alarm, Command, DeviceChange, Outcome
 from dealer_station.table_messages import round_event, round_state
 from dealer_station.table_stats import TableStats
 from dealer_station.table_timers import StepTimer

@@ -23,7 +23,8 @@ from dealer_station.actor import TableActor
 from dealer_station.games.events import HoldRound, WheelResult
 from dealer_station.games.table import WHEEL_DISAGREE
 from dealer_station.input_identity import SensorReading, SpinReading, TwoReadings
-from dealer_station.table_inputs import Alarm, Command, Device
+from dealer_station.payloads import Device
+from dealer_station.table_inputs import Alarm, Command
 from dealer_station.wheel_verdict import Disagree, Settle, Source, Verdict, judge
 
 log = logging.getLogger(__name__)

@@ -15,6 +15,7 @@ from dealer_station.api.live import AUTH_SECONDS
 from dealer_station.config import HttpConfig, MqttConfig
 from dealer_station.contracts.schemas import VERSION
 from dealer_station.payloads import (
+    DEVICES,
     INTEGRITY,
     JOURNAL_DIGEST,
     RESULT,
@@ -24,7 +25,6 @@ from dealer_station.payloads import (
     STATUS,
     device_topic,
 )
-from dealer_station.table_inputs import DEVICES
 
 MQTT_BINDING = "0.2.0"
 WS_BINDING = "0.1.0"
@@ -68,6 +68,8 @@ EXAMPLES: dict[str, dict[str, Any]] = {
         "at": "2026-11-30T07:30:00.000Z",
         "state": "online",
         "detail": "",
+        "boot": "9f1c2d3e4b5a46f7a8b9c0d1e2f3a4b5",
+        "connection": 1,
     },
     "RoundEvent": {
         "v": 1,
@@ -116,7 +118,7 @@ def document() -> dict[str, Any]:
         "table": {"description": "the table's id"},
     }
     base = "{prefix}/{studio}/{table}"
-    names = sorted({m for _, m, _, _ in TOPICS} | {"FeedFrame"})
+    names = sorted({m for _, m, _, _ in TOPICS} | {"FeedFrame", "Info"})
     channels: dict[str, Any] = {}
     operations: dict[str, Any] = {}
     for topic, message, retained, what in TOPICS:
@@ -134,6 +136,24 @@ def document() -> dict[str, Any]:
             "summary": f"{'retained' if retained else 'not retained'}, QoS 1",
             "bindings": {"mqtt": {"qos": 1, "retain": retained, "bindingVersion": MQTT_BINDING}},
         }
+    channels["station_info"] = {
+        "address": "{prefix}/{studio}/{station}/info",
+        "description": "what the station runs (package and schema version, tables and "
+        "variants, boot id, start time), sent by each table's link on each connection",
+        "parameters": {
+            "prefix": parameters["prefix"],
+            "studio": parameters["studio"],
+            "station": {"description": "the config's station"},
+        },
+        "servers": [{"$ref": "#/servers/broker"}],
+        "messages": {"Info": {"$ref": "#/components/messages/Info"}},
+    }
+    operations["publish_station_info"] = {
+        "action": "send",
+        "channel": {"$ref": "#/channels/station_info"},
+        "summary": "retained, QoS 1",
+        "bindings": {"mqtt": {"qos": 1, "retain": True, "bindingVersion": MQTT_BINDING}},
+    }
     channels["live"] = {
         "address": "/tables/{table}/ws",
         "description": "the table's topics relayed, each message {topic, payload}: the "

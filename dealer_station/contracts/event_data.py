@@ -54,6 +54,8 @@ class BetPlaced(Data):
     spot: Annotated[str, Field(description="the spot or bet type (docs/events.md, Spots)")]
     box: NotRequired[Annotated[int, Field(description="blackjack: the box")]]
     numbers: NotRequired[Annotated[list[int], Field(description="roulette: the numbers covered")]]
+    dozen: NotRequired[Annotated[Literal[1, 2, 3], Field(description="roulette: which dozen")]]
+    column: NotRequired[Annotated[Literal[1, 2, 3], Field(description="roulette: which column")]]
     amount: Annotated[Money, Field(description="this bet")]
     total: Annotated[Money, Field(description="the player's stake on the spot after it")]
 
@@ -63,6 +65,8 @@ class BetCancelled(Data):
     spot: str
     box: NotRequired[int]
     numbers: NotRequired[list[int]]
+    dozen: NotRequired[Literal[1, 2, 3]]
+    column: NotRequired[Literal[1, 2, 3]]
     amount: Annotated[Money, Field(description="the stake removed")]
 
 
