@@ -11,8 +11,10 @@ class DetectorParams:
     rest_seconds: float = 0.25  # the ball must keep still relative to the rotor this long
     # ... or only this long when every reading agrees and it lies deep in its pocket,
     # at least `quick_rest_margin` of a pocket from either fret, and no higher than
-    # `quick_rest_rho` above the lowest it has been on the rotor.
-    quick_rest_seconds: float = 0.12
+    # `quick_rest_rho` above the lowest it has been on the rotor. Off by default (the
+    # whole rest): at 0.12 s it read two of 30 seeds wrong across the renderer's looks
+    # (docs/wheel.md, "The quick rest"), and a wrong number is worse than a late one.
+    quick_rest_seconds: float = 0.25
     quick_rest_margin: float = 0.3
     quick_rest_rho: float = 0.035  # rotor radii above the lowest it has lain: in the air
     rest_tolerance_deg: float = 1.5  # how still is still: the spread of its angle on the rotor
