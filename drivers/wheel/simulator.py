@@ -165,8 +165,8 @@ class WheelSensorSimulator(PtySimulator):
         with self._lock:
             line = bytearray(encode(WinningNumber(self.game, number, self.rotor_rpm,
                                                   self.direction)))
-            digits = line[-4:-2].decode()
-            line[-4:-2] = f"{(int(digits, 16) + 1) & 0xFF:02X}".encode()
+            digits = line[-6:-2].decode()
+            line[-6:-2] = f"{(int(digits, 16) + 1) & 0xFFFF:04X}".encode()
             self._write(bytes(line), WheelRejected("bad_checksum", _text(bytes(line))))
 
     def result_without_game_start(self, number: int) -> None:

@@ -21,6 +21,7 @@ from pathlib import Path
 import pytest
 
 from drivers.wheel import WheelRejected, WheelResult, event_from_json
+from drivers.wheel.sentences import Rejection, parse_line
 from drivers.wheel.session import WheelSensorSession
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "wheel_sensor"
@@ -124,3 +125,17 @@ def test_damage_that_keeps_the_xor_is_rejected(damage: Callable[[Win], bytes | N
         if isinstance(e, WheelResult)]
     assert [e for e in events if isinstance(e, WheelResult)] == [
         e for e in truth if e.game != int(win.game)]
+
+
+def test_every_one_or_two_flipped_bits_of_a_result_line_are_rejected() -> None:
+    # PROTOCOL.md §10: the CRC's Hamming distance of 4 covers every pair; the XOR
+    # misses every pair at the same bit of two bytes.
+    data = (FIXTURES / "clean.bin").read_bytes()
+    line = next(_WIN.finditer(data))[0]
+    bits = range(8, 8 * len(line))  # all but the "$"
+    flips = [1 << a for a in bits] + [1 << a | 1 << b for a in bits for b in bits if a < b]
+    whole = int.from_bytes(line, "little")
+    passed = [flip for flip in flips
+              if not isinstance(parse_line((whole ^ flip).to_bytes(len(line), "little")),
+                                Rejection)]
+    assert passed == []
