@@ -9,8 +9,8 @@
    (`LineFaults.mixed`, a third each), decoded at once. For each rate: the game
    lines damaged, those rejected, results believed, and false results (a
    `WheelResult` that is not the wheel's own result for its game). PROTOCOL.md §10
-   says which damage the XOR checksum cannot see; this says how often it is
-   believed.
+   says which damage the CRC always sees and how often the rest passes; this says
+   how often a damaged line is believed.
 """
 
 from __future__ import annotations

@@ -94,7 +94,7 @@ SENSORS: Registry[SensorBackend[Any]] = Registry(
     [
         SensorBackend(
             "rw-line",
-            "ASCII lines $RW...*XX of the automated-wheel kind, drivers/wheel/PROTOCOL.md",
+            "ASCII lines $RW...*XXXX of the automated-wheel kind, drivers/wheel/PROTOCOL.md",
             SensorOptions,
             _rw_line_link,
             decoder=WheelSensorSession,

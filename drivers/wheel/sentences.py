@@ -1,23 +1,23 @@
 """The wheel sensor's lines (PROTOCOL.md): checking, parsing and writing them. Pure.
 
-    $RWWIN,1024,17,23.5,CW,00*4B\r\n
+    $RWWIN,1024,17,23.5,CW,00*78F7\r\n
 
 `parse_line` takes one line without its terminator and returns the sentence it
 holds or a `Rejection` with its reason; it never repairs a line. `encode` writes
 a sentence as the wheel does; `framed` puts any body between ``$`` and its
-checksum (the simulator's faults need bodies no sentence has).
+checksum, the CRC-16 of the body (the simulator's faults need bodies no sentence
+has).
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import reduce
-from operator import xor
 from typing import Literal
 
 from drivers.wheel.errors import WheelError
 from drivers.wheel.events import WARNING_FLAGS, Direction, RejectReason, WarningFlag
+from firmware_proto.crc16 import crc16_ccitt_false
 
 TALKER = "RW"
 # From "$" to the checksum's last digit; 82 bytes with CR LF, NMEA 0183's limit.
@@ -28,7 +28,7 @@ WIRE_DIRECTIONS: dict[Direction, str] = {v: k for k, v in DIRECTIONS.items()}
 Stage = Literal["IDL", "GST", "BLN", "NMB", "WIN"]
 STAGES: tuple[Stage, ...] = ("IDL", "GST", "BLN", "NMB", "WIN")
 
-_LINE = re.compile(rb"\$([\x20-\x29\x2B-\x7E]*)\*([0-9A-F]{2})")
+_LINE = re.compile(rb"\$([\x20-\x29\x2B-\x7E]*)\*([0-9A-F]{4})")
 _GAME = re.compile(r"0|[1-9]\d{0,5}")
 _NUMBER = re.compile(r"0|[1-9]\d?")
 _RPM = re.compile(r"(0|[1-9]\d?)\.\d")
@@ -89,14 +89,9 @@ class Rejection:
     reason: RejectReason
 
 
-def checksum(body: bytes) -> int:
-    """XOR of every byte between "$" and "*"."""
-    return reduce(xor, body, 0)
-
-
 def framed(body: str) -> bytes:
     data = body.encode("ascii")
-    return b"$" + data + b"*" + f"{checksum(data):02X}".encode() + b"\r\n"
+    return b"$" + data + b"*" + f"{crc16_ccitt_false(data):04X}".encode() + b"\r\n"
 
 
 def flags_of(value: int) -> tuple[WarningFlag, ...]:
@@ -137,7 +132,7 @@ def parse_line(raw: bytes) -> Sentence | Rejection:
     if match is None:
         return Rejection("malformed")
     body = match[1]
-    if checksum(body) != int(match[2], 16):
+    if crc16_ccitt_false(body) != int(match[2], 16):
         return Rejection("bad_checksum")
     name, *fields = body.decode("ascii").split(",")
     parser = _PARSERS.get(name)

@@ -70,7 +70,7 @@ class SensorCounters:
 
 
 class WheelSensorSession:
-    protocol = "rw-line/1"
+    protocol = "rw-line/2"
 
     def __init__(self, *, status_timeout: float = STATUS_TIMEOUT_S) -> None:
         self.status_timeout = status_timeout

@@ -161,12 +161,14 @@ class WheelSensorSimulator(PtySimulator):
                         LaunchVoid(self.game, flags))
 
     def bad_checksum_result(self, number: int) -> None:
-        """A result line whose checksum is off by one: rejected, no result."""
+        """A result line whose checksum has every bit wrong: rejected, no result."""
         with self._lock:
             line = bytearray(encode(WinningNumber(self.game, number, self.rotor_rpm,
                                                   self.direction)))
-            digits = line[-4:-2].decode()
-            line[-4:-2] = f"{(int(digits, 16) + 1) & 0xFF:02X}".encode()
+            # Not off by one: a single flipped bit of a hex digit could then put
+            # the right checksum back, and the fuzz tests damage captures.
+            digits = line[-6:-2].decode()
+            line[-6:-2] = f"{int(digits, 16) ^ 0xFFFF:04X}".encode()
             self._write(bytes(line), WheelRejected("bad_checksum", _text(bytes(line))))
 
     def result_without_game_start(self, number: int) -> None:

@@ -98,10 +98,10 @@ def test_cli_decode_refuses_a_missing_file(capsys: pytest.CaptureFixture[str],
 
 def test_cli_decode_reads_a_spy_capture(capsys: pytest.CaptureFixture[str],
                                         tmp_path: Path) -> None:
-    # pyserial's spy:// hexdump of "$RWGST,7*5E\r\n", as a field engineer records it.
+    # pyserial's spy:// hexdump of "$RWGST,7*DC05\r\n", as a field engineer records it.
     spy = tmp_path / "wheel.spy.txt"
-    spy.write_text("0.000 RX    0000  24 52 57 47 53 54 2C 37  2A 35 45 0D 0A"
-                   "            $RWGST,7*5E..\n")
+    spy.write_text("0.000 RX    0000  24 52 57 47 53 54 2C 37  2A 44 43 30 35 0D 0A"
+                   "     $RWGST,7*DC05..\n")
     assert main(["wheel", "decode", str(spy), "--json"]) == 0
     printed = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert printed[1] == {"event": "WheelState", "phase": "game_start", "game": 7,

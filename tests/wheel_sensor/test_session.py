@@ -26,28 +26,28 @@ PROTOCOL = Path(__file__).resolve().parents[2] / "drivers" / "wheel" / "PROTOCOL
 
 # PROTOCOL.md §9, line by line, with the events the doc gives each.
 EXAMPLE: list[tuple[str, list[WheelEvent]]] = [
-    ("$RWSTS,IDL,1023,0.0,CW*2A", [WheelOnline("rw-line/1")]),
-    ("$RWGST,1024*6E", [WheelState("game_start", 1024)]),
-    ("$RWSTS,GST,1024,24.1,CW*1B", []),
-    ("$RWBLN,1024,23.5,CW*60", [WheelState("ball_launched", 1024, 23.5, "clockwise")]),
-    ("$RWNMB,1024*6F", [WheelState("no_more_bets", 1024)]),
-    ("$RWWIN,1024,17,22.8,CW,00*7A", [WheelResult(1024, 17, 22.8, "clockwise")]),
-    ("$RWWIN,1024,17,22.8,CW,00*7A", []),
-    ("$RWWIN,1024,18,22.8,CW,00*7A",
-     [WheelRejected("bad_checksum", "$RWWIN,1024,18,22.8,CW,00*7A")]),
-    ("$RWIDL,1024*6F", [WheelState("idle", 1024)]),
-    ("$RWGST,1025*6F", [WheelState("game_start", 1025)]),
-    ("$RWBLN,1025,24.0,CCW*20",
+    ("$RWSTS,IDL,1023,0.0,CW*ABC0", [WheelOnline("rw-line/2")]),
+    ("$RWGST,1024*181C", [WheelState("game_start", 1024)]),
+    ("$RWSTS,GST,1024,24.1,CW*F8DC", []),
+    ("$RWBLN,1024,23.5,CW*C0C9", [WheelState("ball_launched", 1024, 23.5, "clockwise")]),
+    ("$RWNMB,1024*D383", [WheelState("no_more_bets", 1024)]),
+    ("$RWWIN,1024,17,22.8,CW,00*79DE", [WheelResult(1024, 17, 22.8, "clockwise")]),
+    ("$RWWIN,1024,17,22.8,CW,00*79DE", []),
+    ("$RWWIN,1024,18,22.8,CW,00*79DE",
+     [WheelRejected("bad_checksum", "$RWWIN,1024,18,22.8,CW,00*79DE")]),
+    ("$RWIDL,1024*BFF4", [WheelState("idle", 1024)]),
+    ("$RWGST,1025*083D", [WheelState("game_start", 1025)]),
+    ("$RWBLN,1025,24.0,CCW*A0BF",
      [WheelState("ball_launched", 1025, 24.0, "counterclockwise")]),
-    ("$RWWRN,1025,08*40", [WheelWarning(1025, ("misfire",)), LaunchVoid(1025, ("misfire",))]),
-    ("$RWBLN,1025,24.0,CCW*20",
+    ("$RWWRN,1025,08*1D1F", [WheelWarning(1025, ("misfire",)), LaunchVoid(1025, ("misfire",))]),
+    ("$RWBLN,1025,24.0,CCW*A0BF",
      [WheelState("ball_launched", 1025, 24.0, "counterclockwise")]),
-    ("$RWNMB,1025*6E", [WheelState("no_more_bets", 1025)]),
-    ("$RWWIN,1025,0,23.2,CCW,02*07",
-     [WheelRefused("flagged_result", 1025, "$RWWIN,1025,0,23.2,CCW,02*07"),
+    ("$RWNMB,1025*C3A2", [WheelState("no_more_bets", 1025)]),
+    ("$RWWIN,1025,0,23.2,CCW,02*542D",
+     [WheelRefused("flagged_result", 1025, "$RWWIN,1025,0,23.2,CCW,02*542D"),
       LaunchVoid(1025, ("same_direction",))]),
-    ("$RWWRN,0,04*7A", [WheelWarning(0, ("sensor_fault",))]),
-    ("$RWIDL,1025*6E", [GameAbandoned(1025), WheelState("idle", 1025)]),
+    ("$RWWRN,0,04*279B", [WheelWarning(0, ("sensor_fault",))]),
+    ("$RWIDL,1025*AFD5", [GameAbandoned(1025), WheelState("idle", 1025)]),
 ]
 
 
@@ -82,31 +82,46 @@ def test_the_worked_example_line_by_line(chunk: int) -> None:
     assert counters["rejected_lines"] == 1 and counters["refused_lines"] == 1
 
 
+def crc16_bitwise(data: bytes) -> int:
+    """CRC-16/CCITT-FALSE bit by bit, as its definition reads: this test's own."""
+    crc = 0xFFFF
+    for byte in data:
+        crc ^= byte << 8
+        for _ in range(8):
+            crc = (crc << 1 ^ 0x1021 if crc & 0x8000 else crc << 1) & 0xFFFF
+    return crc
+
+
 def test_the_checksum_of_the_protocol_s_example() -> None:
-    # "$RWGST,1024*6E": R ^ W ^ G ^ S ^ T ^ , ^ 1 ^ 0 ^ 2 ^ 4 = 0x6E (PROTOCOL.md §1).
-    acc = 0
-    for char in "RWGST,1024":
-        acc ^= ord(char)
-    assert acc == 0x6E
-    assert events_of(lines("$RWGST,1024*6E"))[1:] == [WheelState("game_start", 1024)]
-    assert events_of(lines("$RWGST,1024*6F")) == [
-        WheelRejected("bad_checksum", "$RWGST,1024*6F")]
+    # The catalogued check value of CRC-16/CCITT-FALSE, then PROTOCOL.md §1's example.
+    assert crc16_bitwise(b"123456789") == 0x29B1
+    assert crc16_bitwise(b"RWGST,1024") == 0x181C
+    assert events_of(lines("$RWGST,1024*181C"))[1:] == [WheelState("game_start", 1024)]
+    assert events_of(lines("$RWGST,1024*181D")) == [
+        WheelRejected("bad_checksum", "$RWGST,1024*181D")]
 
 
-GAME = ["$RWGST,7*5E", "$RWBLN,7,25.0,CW*53"]  # game 7 started and launched
+def test_every_example_line_of_the_protocol_carries_its_crc() -> None:
+    damaged = "$RWWIN,1024,18,22.8,CW,00*79DE"  # §9's one damaged line
+    for text, _ in EXAMPLE:
+        body, digits = text[1:].split("*")
+        assert (int(digits, 16) == crc16_bitwise(body.encode())) == (text != damaged)
+
+
+GAME = ["$RWGST,7*DC05", "$RWBLN,7,25.0,CW*386B"]  # game 7 started and launched
 
 
 @pytest.mark.parametrize(("before", "line", "reason"), [
-    ([], "$RWWIN,7,3,25.0,CW,00*70", "no_game_in_play"),
-    (GAME, "$RWWIN,8,3,25.0,CW,00*7F", "wrong_game"),
-    (GAME[:1], "$RWWIN,7,3,25.0,CW,00*70", "not_launched"),
-    (GAME[:1], "$RWNMB,7*5F", "out_of_order"),
-    (GAME, "$RWBLN,7,26.0,CW*50", "out_of_order"),
-    (GAME, "$RWGST,7*5E", "out_of_order"),  # not a duplicate: BLN came after it
-    ([*GAME, "$RWWIN,7,3,25.0,CW,00*70"], "$RWWIN,7,4,25.0,CW,00*77", "conflicting_result"),
-    ([*GAME, "$RWWIN,7,3,25.0,CW,00*70", "$RWIDL,7*5F"], "$RWGST,7*5E", "old_game"),
-    ([*GAME, "$RWWRN,7,08*71"], "$RWWIN,7,3,25.0,CW,00*70", "launch_voided"),
-    (GAME, "$RWWIN,7,3,25.0,CW,08*78", "flagged_result"),
+    ([], "$RWWIN,7,3,25.0,CW,00*8E10", "no_game_in_play"),
+    (GAME, "$RWWIN,8,3,25.0,CW,00*157D", "wrong_game"),
+    (GAME[:1], "$RWWIN,7,3,25.0,CW,00*8E10", "not_launched"),
+    (GAME[:1], "$RWNMB,7*3C47", "out_of_order"),
+    (GAME, "$RWBLN,7,26.0,CW*F68B", "out_of_order"),
+    (GAME, "$RWGST,7*DC05", "out_of_order"),  # not a duplicate: BLN came after it
+    ([*GAME, "$RWWIN,7,3,25.0,CW,00*8E10"], "$RWWIN,7,4,25.0,CW,00*865B", "conflicting_result"),
+    ([*GAME, "$RWWIN,7,3,25.0,CW,00*8E10", "$RWIDL,7*B3E5"], "$RWGST,7*DC05", "old_game"),
+    ([*GAME, "$RWWRN,7,08*B73A"], "$RWWIN,7,3,25.0,CW,00*8E10", "launch_voided"),
+    (GAME, "$RWWIN,7,3,25.0,CW,08*0F18", "flagged_result"),
 ])
 def test_each_refusal_of_the_protocol_s_table(before: list[str], line: str,
                                               reason: RefusalReason) -> None:
@@ -118,41 +133,42 @@ def test_each_refusal_of_the_protocol_s_table(before: list[str], line: str,
 
 
 def test_a_result_is_believed_without_no_more_bets_but_only_once() -> None:
-    events = events_of(lines(*GAME, "$RWWIN,7,3,25.0,CW,00*70", "$RWWIN,7,3,25.0,CW,00*70"))
+    events = events_of(lines(*GAME, "$RWWIN,7,3,25.0,CW,00*8E10", "$RWWIN,7,3,25.0,CW,00*8E10"))
     assert [e for e in events if isinstance(e, WheelResult)] == [
         WheelResult(7, 3, 25.0, "clockwise")]
 
 
 def test_a_warning_voids_a_launch_whatever_game_it_names() -> None:
-    events = events_of(lines(*GAME, "$RWWRN,0,04*7A", "$RWWIN,7,3,25.0,CW,00*70"))
+    events = events_of(lines(*GAME, "$RWWRN,0,04*279B", "$RWWIN,7,3,25.0,CW,00*8E10"))
     assert events[-3:] == [WheelWarning(0, ("sensor_fault",)), LaunchVoid(7, ("sensor_fault",)),
-                           WheelRefused("launch_voided", 7, "$RWWIN,7,3,25.0,CW,00*70")]
+                           WheelRefused("launch_voided", 7, "$RWWIN,7,3,25.0,CW,00*8E10")]
 
 
 def test_a_relaunch_after_a_void_gives_the_result() -> None:
-    events = events_of(lines(*GAME, "$RWWRN,7,08*71", GAME[1], "$RWWIN,7,3,25.0,CW,00*70"))
+    events = events_of(lines(*GAME, "$RWWRN,7,08*B73A", GAME[1], "$RWWIN,7,3,25.0,CW,00*8E10"))
     assert events[-2:] == [WheelState("ball_launched", 7, 25.0, "clockwise"),
                            WheelResult(7, 3, 25.0, "clockwise")]
 
 
 def test_a_new_game_abandons_the_one_in_play() -> None:
-    events = events_of(lines(*GAME, "$RWGST,8*51"))
+    events = events_of(lines(*GAME, "$RWGST,8*2DEA"))
     assert events[-2:] == [GameAbandoned(7), WheelState("game_start", 8)]
 
 
 @pytest.mark.parametrize(("line", "reason"), [
     ("$RWGST,1024", "malformed"),  # no checksum
-    ("$RWGST,1024*6e", "malformed"),  # lower-case hex
-    ("RWGST,1024*6E", None),  # no "$": noise, nothing said
-    ("$RWGST,1024*6F", "bad_checksum"),
-    ("$RWXYZ,1*43", "unknown_sentence"),
-    ("$RWWIN,1024,37,22.8,CW,00*78", "bad_field"),  # no pocket 37
-    ("$RWWIN,1024,07,22.8,CW,00*7B", "bad_field"),  # a leading zero
-    ("$RWWRN,1,00*7F", "bad_field"),  # a warning without a flag
-    ("$RWWRN,1,10*7E", "bad_field"),  # a reserved flag
-    ("$RWGST,0*59", "bad_field"),  # game 0 starts nothing
-    ("$RWBLN,1,25,CW*4B", "bad_field"),  # rpm without its decimal
-    ("$RWBLN,1,25.0,XX*41", "bad_field"),
+    ("$RWGST,1024*181c", "malformed"),  # lower-case hex
+    ("$RWGST,1024*6E", "malformed"),  # rw-line 1's XOR checksum, two digits
+    ("RWGST,1024*181C", None),  # no "$": noise, nothing said
+    ("$RWGST,1024*181D", "bad_checksum"),
+    ("$RWXYZ,1*AECA", "unknown_sentence"),
+    ("$RWWIN,1024,37,22.8,CW,00*F318", "bad_field"),  # no pocket 37
+    ("$RWWIN,1024,07,22.8,CW,00*3CBD", "bad_field"),  # a leading zero
+    ("$RWWRN,1,00*11AB", "bad_field"),  # a warning without a flag
+    ("$RWWRN,1,10*229A", "bad_field"),  # a reserved flag
+    ("$RWGST,0*ACE2", "bad_field"),  # game 0 starts nothing
+    ("$RWBLN,1,25,CW*BD6A", "bad_field"),  # rpm without its decimal
+    ("$RWBLN,1,25.0,XX*4C85", "bad_field"),
 ])
 def test_each_rejection_has_its_reason(line: str, reason: RejectReason | None) -> None:
     events = [e for e in events_of(lines(line)) if not isinstance(e, WheelOnline)]
@@ -160,23 +176,23 @@ def test_each_rejection_has_its_reason(line: str, reason: RejectReason | None) -
 
 
 def test_a_line_with_a_bad_checksum_does_not_bring_the_wheel_online() -> None:
-    assert events_of(lines("$RWGST,1024*6F")) == [
-        WheelRejected("bad_checksum", "$RWGST,1024*6F")]
+    assert events_of(lines("$RWGST,1024*181D")) == [
+        WheelRejected("bad_checksum", "$RWGST,1024*181D")]
     # A checked line of an unknown sentence does: something speaks the protocol.
-    assert events_of(lines("$RWXYZ,1*43")) == [
-        WheelOnline("rw-line/1"), WheelRejected("unknown_sentence", "$RWXYZ,1*43")]
+    assert events_of(lines("$RWXYZ,1*AECA")) == [
+        WheelOnline("rw-line/2"), WheelRejected("unknown_sentence", "$RWXYZ,1*AECA")]
 
 
 def test_resync_after_garbage_a_cut_line_and_an_overlong_one() -> None:
-    data = (b"\x00\xffgarbage\r\n" + b"$RWGST,10" + b"$RWGST,7*5E\r\n"
-            + b"$RW" + b"9" * 200 + b"\r\n" + b"$RW\xff*00\r\n" + b"$RWBLN,7,25.0,CW*53\r\n")
+    data = (b"\x00\xffgarbage\r\n" + b"$RWGST,10" + b"$RWGST,7*DC05\r\n"
+            + b"$RW" + b"9" * 200 + b"\r\n" + b"$RW\xff*0000\r\n" + b"$RWBLN,7,25.0,CW*386B\r\n")
     session = WheelSensorSession()
     assert events_of(data, session=session) == [
         WheelRejected("truncated", "$RWGST,10"),
-        WheelOnline("rw-line/1"),
+        WheelOnline("rw-line/2"),
         WheelState("game_start", 7),
         WheelRejected("overlong", "$RW" + "9" * 77),
-        WheelRejected("malformed", "$RW\\xff*00"),
+        WheelRejected("malformed", "$RW\\xff*0000"),
         WheelState("ball_launched", 7, 25.0, "clockwise"),
     ]
     assert session.counters()["bytes_discarded"] == len(b"\x00\xffgarbage")
@@ -185,14 +201,14 @@ def test_resync_after_garbage_a_cut_line_and_an_overlong_one() -> None:
 def test_offline_after_silence_online_at_the_next_line_and_the_game_kept() -> None:
     session = WheelSensorSession(status_timeout=3.0)
     session.connected(0.0)
-    assert session.received(lines(*GAME), 0.5).events[0] == WheelOnline("rw-line/1")
+    assert session.received(lines(*GAME), 0.5).events[0] == WheelOnline("rw-line/2")
     assert session.tick(3.4).events == []
     assert session.tick(3.5).events == [WheelOffline("no line from the wheel for 3 s")]
     assert session.tick(9.0).events == []
     assert session.disconnected("unplugged").events == [WheelOffline("unplugged")]
     session.connected(10.0)
-    assert session.received(lines("$RWWIN,7,3,25.0,CW,00*70"), 10.0).events == [
-        WheelOnline("rw-line/1"), WheelResult(7, 3, 25.0, "clockwise")]
+    assert session.received(lines("$RWWIN,7,3,25.0,CW,00*8E10"), 10.0).events == [
+        WheelOnline("rw-line/2"), WheelResult(7, 3, 25.0, "clockwise")]
 
 
 def test_a_line_cut_by_an_unplug_is_dropped_not_joined_to_the_next() -> None:
@@ -201,8 +217,8 @@ def test_a_line_cut_by_an_unplug_is_dropped_not_joined_to_the_next() -> None:
     session.received(lines(*GAME) + b"$RWWIN,7,3,25", 0.0)
     session.disconnected("unplugged")
     session.connected(1.0)
-    events = session.received(b".0,CW,00*70\r\n$RWNMB,7*5F\r\n", 1.0).events
-    assert events == [WheelOnline("rw-line/1"), WheelState("no_more_bets", 7)]
+    events = session.received(b".0,CW,00*8E10\r\n$RWNMB,7*3C47\r\n", 1.0).events
+    assert events == [WheelOnline("rw-line/2"), WheelState("no_more_bets", 7)]
 
 
 def test_an_event_not_taken_is_lost_and_counted() -> None:
