@@ -287,9 +287,15 @@ class IntegrityWatch:
         again on each new connection: a broker restarted without its disk has
         forgotten it, and the publisher re-sends only the table's own topics."""
         connects = 0
+        me = asyncio.current_task()
         while True:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._due.wait(), RETRY_S)
+            if me is not None and me.cancelling():
+                # Python 3.11's wait_for returns the wait's result when a cancel
+                # meets a report falling due in the same turn: the stop would be
+                # lost, and the station would never end (gh-86296).
+                raise asyncio.CancelledError
             up = publisher.connected
             if up and publisher.connects != connects:
                 connects = publisher.connects

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 from datetime import UTC, datetime
 from pathlib import Path
+from types import SimpleNamespace
 
 from support.broker import Broker, Received, Subscriber
 from support.dealing import dealt_baccarat
@@ -239,3 +240,30 @@ def test_a_shuffle_of_a_dealt_shoe_is_a_look_and_goes_out_retained(
             assert kept.retain and shoe_look([kept])
         finally:
             late.close()
+
+
+def test_a_stop_that_meets_a_report_falling_due_still_stops_the_watch(tmp_path: Path) -> None:
+    """Python 3.11's wait_for swallows a cancel that comes in the same turn as
+    the event it waits for: the watch's loop then ran on, and a station told to
+    stop never ended (seen: a station alive minutes after SIGTERM). The publisher
+    is a stand-in that is never connected: only the loop's stop is tested."""
+    path = tmp_path / "j.sqlite3"
+    actor = TableActor(
+        TableConfig(id=TABLE, game="roulette"), "test", Journal(path), Topics("p", "test", TABLE)
+    )
+    actor.recover()
+    watch = IntegrityWatch(actor, path, 0.01, 1000)
+    publisher = SimpleNamespace(connected=False, connects=0)
+
+    async def stop_as_a_report_falls_due() -> bool:
+        task = asyncio.create_task(watch.keep_published(publisher))  # type: ignore[arg-type]
+        await asyncio.sleep(0)  # it waits for a report
+        watch._due.set()  # a look, in the same turn as the stop
+        task.cancel()
+        done, _ = await asyncio.wait({task}, timeout=2.0)
+        if not done:
+            task.cancel()
+        return task in done and task.cancelled()
+
+    assert asyncio.run(stop_as_a_report_falls_due())
+    actor.journal.close()
