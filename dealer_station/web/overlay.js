@@ -331,7 +331,11 @@ function render() {
   for (const area of [head, bannerArea, side, table]) area.replaceChildren();
   if (!s) return;
   // The dealer's display name: all the station sends of who deals.
-  if (s.dealer) head.append(tag("DEALER", s.dealer));
+  if (s.dealer) {
+    const dealer = tag("DEALER", s.dealer);
+    dealer.id = "dealer-tag"; // the name a broadcast template or a test looks for
+    head.append(dealer);
+  }
   if (s.round) head.append(tag("ROUND", s.round));
   const settled = s.next.kind === "settled" && live.result && live.result.round === s.round ? live.result : null;
   if (s.game === "baccarat") drawBaccarat(s, table, side, settled);
