@@ -9,10 +9,17 @@ and checks what it publishes against the schemas generated from here.
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal, NotRequired
+from typing import TYPE_CHECKING, Annotated, Any, Literal, NotRequired
 
 from pydantic import ConfigDict, Field, with_config
 from typing_extensions import TypedDict
+
+from dealer_station.games.table import GAMES
+
+if TYPE_CHECKING:
+    GameName = str
+else:
+    GameName = Literal[tuple(GAMES)]  # the games' own list (games/table.py)
 
 from dealer_station.contracts.vocabulary import EventType, RefusalReason
 
@@ -40,7 +47,7 @@ class Data(TypedDict):
 
 class TableReady(Data):
     table: str
-    game: Literal["blackjack", "baccarat", "roulette"]
+    game: GameName
     variant: str
 
 
@@ -178,7 +185,7 @@ class RoundSettled(TypedDict):
     roulette's ``number`` and ``colour``) are open."""
 
     round: str
-    game: Literal["blackjack", "baccarat", "roulette"]
+    game: GameName
     payouts: list[Payout]
     dealt_by: str | None
     voided: NotRequired[Annotated[bool, Field(description="true for a void; absent otherwise")]]
