@@ -8,7 +8,7 @@ const { el } = DS;
 const token = DS.token("ds-overlay-token");
 // receivedAt: this machine's clock when the state came, so a countdown runs on
 // the station's clock whatever this machine's says (docs/overlay.md).
-const live = { state: null, receivedAt: 0, stats: null, result: null };
+const live = { state: null, receivedAt: 0, stats: null, statsVersion: 0, result: null };
 
 const LAYOUTS = ["full", "cards", "stats"];
 const THEMES = ["dark", "light", "solid"];
@@ -140,7 +140,7 @@ function drawBaccarat(s, table, side, settled) {
     sides.append(p);
   }
   table.append(sides);
-  if (!live.stats) return;
+  if (!side || !live.stats) return;
   side.append(panel("scoreboard", DS.roads(live.stats, { bead: 8, big: 16, derived: 16 }), tally(live.stats, s.shoe), asks(live.stats.ask)));
 }
 
@@ -176,6 +176,15 @@ function asks(ask) {
   return row;
 }
 
+// The canvas holds seven boxes of four cards a hand at full size (BOX_SLOTS card
+// widths): a table whose widest hands need more gets smaller cards, never a row
+// past the edge.
+const BOX_SLOTS = 28;
+function boxCardScale(boxes) {
+  const slots = boxes.reduce((n, b) => n + Math.max(4, ...b.hands.map((h) => h.cards.length)), 0);
+  return Math.min(1, BOX_SLOTS / slots);
+}
+
 function drawBlackjack(s, table, settled) {
   // Between rounds the dealer's place stays, empty, as baccarat's sides do.
   const v = s.view || { dealer: { cards: [], face_down: 0, total: 0, total_of: "all" }, boxes: [] };
@@ -188,6 +197,7 @@ function drawBlackjack(s, table, settled) {
   table.append(dealer);
   const outcomes = handOutcomes(settled);
   const boxes = el("div", "boxes");
+  boxes.style.setProperty("--card-scale", String(boxCardScale(v.boxes)));
   for (const b of v.boxes) {
     const box = panel("box");
     box.append(spaced(el("div", "box-head"), el("span", "", `BOX ${b.box}`), el("span", "stake", b.stake)));
@@ -256,7 +266,7 @@ function drawRoulette(s, table, side) {
   if (shown) spin.append(panel("number", DS.pocket(shown.number, shown.colour, "big")));
   spin.append(panel("track", racetrack(st, shown ? shown.number : null)));
   table.append(spin);
-  if (!st) return;
+  if (!side || !st) return;
   const last = el("div", "last");
   for (const r of st.last) last.append(DS.pocket(r.number, r.colour));
   const hotcold = el("div", "hotcold");
@@ -328,7 +338,12 @@ function render() {
   const bannerArea = document.getElementById("banner");
   const side = document.getElementById("side");
   const table = document.getElementById("table");
-  for (const area of [head, bannerArea, side, table]) area.replaceChildren();
+  // The figures change with a stats message or the shoe's count, not with every
+  // card: redrawn only then, since the baccarat roads are most of a page's cells.
+  const sideKey = s ? `${s.game}|${live.statsVersion}|${s.shoe ? s.shoe.cards_left : ""}` : "";
+  const sideStale = sideKey !== side.dataset.key;
+  side.dataset.key = sideKey;
+  for (const area of [head, bannerArea, table, ...(sideStale ? [side] : [])]) area.replaceChildren();
   if (!s) return;
   // The dealer's display name: all the station sends of who deals.
   if (s.dealer) {
@@ -338,9 +353,10 @@ function render() {
   }
   if (s.round) head.append(tag("ROUND", s.round));
   const settled = s.next.kind === "settled" && live.result && live.result.round === s.round ? live.result : null;
-  if (s.game === "baccarat") drawBaccarat(s, table, side, settled);
+  const figures = sideStale ? side : null;
+  if (s.game === "baccarat") drawBaccarat(s, table, figures, settled);
   else if (s.game === "blackjack") drawBlackjack(s, table, settled);
-  else if (s.game === "roulette") drawRoulette(s, table, side);
+  else if (s.game === "roulette") drawRoulette(s, table, figures);
   const b = banner(s, settled);
   if (b) {
     const p = panel(`banner ${b.cls}`, el("div", "title", b.title));
@@ -363,7 +379,7 @@ function redraw() {
 function onMessage(topic, payload) {
   if (topic === "round/state") { live.state = payload; live.receivedAt = Date.now(); }
   else if (topic === "result") live.result = payload;
-  else if (topic === "stats") live.stats = payload.stats;
+  else if (topic === "stats") { live.stats = payload.stats; live.statsVersion += 1; }
   else return;
   redraw();
 }

@@ -316,3 +316,39 @@ def test_every_colour_of_the_overlay_is_a_theme_property() -> None:
         if not p.startswith("--") and COLOUR.search(re.sub(r"var\(--[\w-]+\)", "", v))
     ]
     assert not hard, f"colours outside the theme's custom properties: {hard}"
+
+
+def test_seven_boxes_of_five_cards_fit_the_canvas(
+    watched: Page, station: Rig, shoes: dict[str, FramedShoeSimulator]
+) -> None:
+    """A full table where every box draws to five cards (Live blackjack has seven
+    boxes, docs/rules.md): the cards get smaller, nothing runs past the canvas."""
+    page, shoe = watched, shoes["bj"]
+    overlay(page, station, "bj")
+    ok(station, "/tables/bj/round/open", "croupier")
+    for box in range(1, 8):
+        bet = {"player": f"p{box}", "spot": "main", "box": box, "amount": "100"}
+        ok(station, "/tables/bj/bets", "game_server", bet)
+    ok(station, "/tables/bj/round/close-bets", "croupier")
+    # Each box 2 3 4 2 3 (14 in five cards), the suits turned so no card of an
+    # eight-deck shoe is asked for more than it holds; the dealer 6 T 4: 20.
+    suits = "SHDC"
+    hands = [
+        [f"{rank}{suits[(box + i) % 4]}" for i, rank in enumerate("23423")] for box in range(7)
+    ]
+    # Live blackjack deals no hole card: a card each box, the dealer's, a card each box.
+    stack(shoe, *[h[0] for h in hands], "6S", *[h[1] for h in hands])
+    deal(station, "bj", shoe, 15)
+    for box, hand in enumerate(hands, 1):
+        for card in hand[2:]:
+            ok(station, "/tables/bj/decisions", "game_server", {"box": box, "action": "hit"})
+            stack(shoe, card)
+            deal(station, "bj", shoe, 1)
+        ok(station, "/tables/bj/decisions", "game_server", {"box": box, "action": "stand"})
+    stack(shoe, "TD", "4C")
+    deal(station, "bj", shoe, 2)
+    drawn(page, station, "bj")
+    expect(page.locator("#table .box .card")).to_have_count(35)
+    expect(page.locator("#table .dealer h2")).to_have_text("DEALER 20")
+    expect(page.locator(".outcome")).to_have_text(["LOSE -100"] * 7)
+    laid_out(page, "blackjack-seven-boxes-of-five", shots=tuple(SIZES))
