@@ -70,6 +70,38 @@ def _settled_rounds(journal: Path) -> Counter[str]:
     return settled
 
 
+def _records(journal: Path) -> int:
+    if not journal.exists():
+        return 0
+    with closing(sqlite3.connect(journal)) as db:
+        try:
+            (n,) = db.execute("SELECT COUNT(*) FROM journal").fetchone()
+        except sqlite3.OperationalError:  # the station has not made its tables yet
+            return 0
+    return int(n)
+
+
+def _wait_for_records(journal: Path, count: int, timeout: float = 60.0) -> None:
+    deadline = time.monotonic() + timeout
+    while _records(journal) < count:
+        assert time.monotonic() < deadline, "the restarted station journaled nothing"
+        time.sleep(0.05)
+
+
+def _wait_for_backlog_sent(journal: Path, timeout: float = 60.0) -> None:
+    """Until the broker has acknowledged every message the journal holds (the
+    station then runs and has its signal handlers: a SIGTERM is a clean stop)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        with closing(sqlite3.connect(journal)) as db:
+            (last,) = db.execute("SELECT MAX(msg_seq) FROM outbox").fetchone()
+            (acked,) = db.execute("SELECT msg_seq FROM acked").fetchone()
+        if acked == last:
+            return
+        assert time.monotonic() < deadline, f"acknowledged {acked} of {last}"
+        time.sleep(0.05)
+
+
 @pytest.mark.slow
 def test_kill_dash_nine_at_random_points_of_50_rounds(broker: Broker, tmp_path: Path) -> None:
     rng = random.Random(20261130)
@@ -101,19 +133,28 @@ def test_kill_dash_nine_at_random_points_of_50_rounds(broker: Broker, tmp_path: 
                     stderr=(tmp_path / "station.log").open("ab"),
                 )
                 dealer.station_up.set()
-                time.sleep(rng.uniform(0.5, 3.0))
+                if rng.random() < 0.2:
+                    # A kill during the start: the replay, the handshake.
+                    time.sleep(rng.uniform(0.0, 1.0))
+                else:
+                    # A kill at work: timed from the station's first new record, so a
+                    # slow start on a busy machine cannot eat every life's rounds.
+                    _wait_for_records(journal, _records(journal) + 1)
+                    time.sleep(rng.uniform(0.2, 2.5))
                 dealer.station_up.clear()
                 process.send_signal(signal.SIGKILL)
                 process.wait()
                 kills += 1
                 assert kills < 200, "the station stopped making progress"
             # A last, clean run: the backlog of the last crash goes out.
+            before = _records(journal)
             process = subprocess.Popen(
                 [sys.executable, "-m", "dealer_station", "run", "--config", str(config)],
                 stdout=subprocess.DEVNULL,
                 stderr=(tmp_path / "station.log").open("ab"),
             )
-            time.sleep(3)
+            _wait_for_records(journal, before + 1)
+            _wait_for_backlog_sent(journal)
             process.send_signal(signal.SIGTERM)
             assert process.wait(timeout=30) == 0
         finally:

@@ -235,5 +235,6 @@ def test_a_station_has_its_tables_strategy_at_hand_before_the_tables_run(
         tmp_path / "j.sqlite3",
         broker.port,
     )
-    with StationThread(config) as st:  # its tables run, their publishers started
+    # The start works the table out first: seconds, a minute on a busy machine.
+    with StationThread(config, start_timeout=180) as st:  # its tables run, their publishers started
         assert st.call(lambda: strategy_advice.known(rules)) is not None

@@ -28,8 +28,14 @@ def config_for(text: str, journal: Path, broker_port: int) -> StationConfig:
 
 
 class StationThread:
-    def __init__(self, config: StationConfig, wheels: Mapping[str, Path] | None = None) -> None:
+    def __init__(
+        self,
+        config: StationConfig,
+        wheels: Mapping[str, Path] | None = None,
+        start_timeout: float = 15.0,
+    ) -> None:
         self.config = config
+        self.start_timeout = start_timeout
         self.wheels = dict(wheels or {})
         self.loop = asyncio.new_event_loop()
         self.station: Station | None = None
@@ -58,8 +64,10 @@ class StationThread:
     def __enter__(self) -> Self:
         self.thread.start()
         self.wait_until(
-            lambda: self.station is not None
-            and len(self.station.publishers) == len(self.config.tables)
+            lambda: (
+                self.station is not None and len(self.station.publishers) == len(self.config.tables)
+            ),
+            self.start_timeout,
         )
         return self
 
