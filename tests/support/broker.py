@@ -7,6 +7,7 @@ the ``broker`` fixture (tests/conftest.py) and fail, not skip, without one.
 from __future__ import annotations
 
 import shutil
+import signal
 import socket
 import subprocess
 import threading
@@ -71,9 +72,16 @@ class Broker:
             time.sleep(0.02)
         raise RuntimeError(f"mosquitto did not listen on {self.port}")
 
+    def freeze(self, frozen: bool = True) -> None:
+        """Stop the broker's process (SIGSTOP) or let it go on (SIGCONT): a broker
+        too busy to answer. Its clients' bytes wait in its sockets meanwhile."""
+        assert self.process is not None
+        self.process.send_signal(signal.SIGSTOP if frozen else signal.SIGCONT)
+
     def stop(self) -> None:
         if self.process is not None:
             if self.persistent:
+                self.process.send_signal(signal.SIGCONT)  # a frozen one too
                 self.process.terminate()
             else:
                 self.process.kill()
