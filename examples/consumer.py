@@ -35,6 +35,7 @@ import os
 import queue
 import signal
 import sys
+import time
 import urllib.error
 import urllib.request
 from collections.abc import Callable, Iterator
@@ -82,6 +83,14 @@ def check(event: Event, table: str) -> Event:
     if event.get("table") != table or not isinstance(event.get("seq"), int):
         raise Refused(f"{table}: not a round event of this table: {str(event)[:80]}")
     return event
+
+
+def tables_of(info: Event) -> set[str]:
+    """The table ids a station's ``info`` lists."""
+    try:
+        return {str(table["id"]) for table in info["tables"]}
+    except (KeyError, TypeError) as exc:
+        raise Refused(f"info: no tables in {str(info)[:80]}") from exc
 
 
 Verdict = Literal["duplicate", "next", "gap"]
@@ -252,6 +261,20 @@ def run(args: argparse.Namespace) -> int:
         client.subscribe(info, qos=1)
         subscribe(client, tables)
 
+    def handle(message: mqtt.MQTTMessage) -> None:
+        if message.topic == info:
+            named = tables_of(load(message.payload, "info")) - tables
+            tables.update(named)
+            subscribe(client, named)
+            return
+        table, _, kind = message.topic[len(base) + 1 :].partition("/")
+        if kind == "round/event":
+            consumer.event(table, message.payload)
+        elif kind == "round/state" and message.payload:
+            consumer.state_seq(table, message.payload)
+        elif kind == "status" and message.payload:
+            _log(sessions.words(table, load(message.payload, table)))
+
     connect = Properties(PacketTypes.CONNECT)  # type: ignore[no-untyped-call]  # paho's
     connect.SessionExpiryInterval = args.session_expiry
     client = mqtt.Client(
@@ -267,26 +290,19 @@ def run(args: argparse.Namespace) -> int:
     stopping: list[int] = []
     for signum in (signal.SIGTERM, signal.SIGINT):
         signal.signal(signum, lambda n, _: stopping.append(n))
+    retry_at = 0.0
     while not stopping:
         try:
             message: mqtt.MQTTMessage | None = inbox.get(timeout=1.0)
         except queue.Empty:
             message = None
         try:
-            if message is None:
+            if message is None or time.monotonic() > retry_at:
+                # A table held back by a failed recall, even while others are busy.
+                retry_at = time.monotonic() + 1.0
                 consumer.retry()
-            elif message.topic == info:
-                named = {t["id"] for t in load(message.payload, "info")["tables"]} - tables
-                tables.update(named)
-                subscribe(client, named)
-            else:
-                table, _, kind = message.topic[len(base) + 1 :].partition("/")
-                if kind == "round/event":
-                    consumer.event(table, message.payload)
-                elif kind == "round/state" and message.payload:
-                    consumer.state_seq(table, message.payload)
-                elif kind == "status" and message.payload:
-                    _log(sessions.words(table, load(message.payload, table)))
+            if message is not None:
+                handle(message)
         except Refused as refusal:
             _log(f"refused: {refusal}")
     client.disconnect()
