@@ -318,3 +318,10 @@ class RoundHistory(RoundSummary):
 class RoundList(BaseModel):
     rounds: list[RoundSummary]
     before: int | None = Field(None, description="pass as ?before= for the next, older page")
+
+
+class EventPage(BaseModel):
+    events: list[RoundEvent] = Field(
+        description="the table's round events after ?after=, in seq order, as MQTT carries them"
+    )
+    after: int | None = Field(None, description="pass as ?after= for the next page; null: none")

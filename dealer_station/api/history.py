@@ -28,7 +28,13 @@ from pathlib import Path
 from typing import Any
 
 from dealer_station import visibility
-from dealer_station.api.bodies import JournalEntry, RoundHistory, RoundList, RoundSummary
+from dealer_station.api.bodies import (
+    EventPage,
+    JournalEntry,
+    RoundHistory,
+    RoundList,
+    RoundSummary,
+)
 from dealer_station.payloads import RoundEvent
 
 # The exact type is checked with json_extract; instr() is a cheap first cut.
@@ -163,6 +169,17 @@ def _as_published(
     return hidden, words if detail is not None else None
 
 
+def events_after(path: Path, table: str, after: int, limit: int) -> EventPage:
+    with _reader(path) as db:
+        rows = db.execute(
+            "SELECT payload FROM outbox WHERE table_id = ? AND msg_seq > ?"
+            " ORDER BY msg_seq LIMIT ?",
+            (table, after, limit),
+        ).fetchall()
+    events = [RoundEvent.model_validate_json(row[0]) for row in rows]
+    return EventPage(events=events, after=events[-1].seq if len(events) == limit else None)
+
+
 def round_exists(path: Path, table: str, round_id: str) -> bool:
     with _reader(path) as db:
         return _opening_of(db, table, round_id) is not None
@@ -191,6 +208,9 @@ class History:
 
     async def round(self, table: str, round_id: str) -> RoundHistory | None:
         return await asyncio.to_thread(round_history, self.path, table, round_id)
+
+    async def events(self, table: str, after: int, limit: int) -> EventPage:
+        return await asyncio.to_thread(events_after, self.path, table, after, limit)
 
     async def exists(self, table: str, round_id: str) -> bool:
         return await asyncio.to_thread(round_exists, self.path, table, round_id)

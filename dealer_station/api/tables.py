@@ -1,4 +1,5 @@
-"""Reading a table: what it looks like now, its rounds, one round's whole story."""
+"""Reading a table: what it looks like now, its rounds, one round's whole story, its
+round events by seq."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from dealer_station.api.auth import Principal
 from dealer_station.api.bodies import (
     Broker,
     Device,
+    EventPage,
     RoundHistory,
     RoundList,
     TableNow,
@@ -92,6 +94,21 @@ async def list_rounds(
 ) -> RoundList:
     """The table's rounds, newest first."""
     return await ctx.history.rounds(actor.id, limit, before)
+
+
+@router.get("/tables/{table}/events", response_model=EventPage)
+async def list_events(
+    principal: Recall,
+    actor: Table,
+    ctx: Context,
+    after: Annotated[
+        int, Query(ge=0, le=2**63 - 1, description="the last seq the client holds")
+    ] = 0,
+    limit: Annotated[int, Query(ge=1, le=1000)] = 500,
+) -> EventPage:
+    """Recall by seq: the round events after ``after``, oldest first, for a consumer
+    that found a gap in ``round/event`` (docs/consumers.md)."""
+    return await ctx.history.events(actor.id, after, limit)
 
 
 @router.get("/tables/{table}/rounds/{round_id}", response_model=RoundHistory)

@@ -3,6 +3,7 @@ it refuses and why, and that a refusal leaves every round as it was."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import httpx
@@ -109,6 +110,30 @@ def test_a_baccarat_round_through_the_api_and_its_recall(rig: Rig) -> None:
     # A page cursor beyond SQLite's 64-bit integers is a bad request, not a crash
     # (schemathesis found the 500).
     assert rig.get(f"/tables/bac/rounds?before={2**64}", "game_server").status_code == 422
+
+
+def test_events_after_a_seq_page_through_the_outbox_in_order(rig: Rig) -> None:
+    """A consumer's catch-up (docs/consumers.md): every round event after a seq,
+    oldest first, paged; what it returns is what the outbox holds to publish."""
+    assert rig.station is not None
+    journal = rig.station.journal
+    held = [json.loads(m.payload) for m in rig.call(lambda: journal.outbox("bac", 0, 10**6))]
+    assert len(held) > 3
+    pages, after = [], 0
+    while True:
+        page = rig.get(f"/tables/bac/events?after={after}&limit=2", "game_server").json()
+        pages.append(page["events"])
+        if page["after"] is None:
+            break
+        assert page["after"] == page["events"][-1]["seq"]
+        after = page["after"]
+    assert [e for events in pages for e in events] == held
+    assert all(len(events) == 2 for events in pages[:-1])
+    tail = rig.get(f"/tables/bac/events?after={held[-2]['seq']}", "pit_boss").json()
+    assert tail == {"events": [held[-1]], "after": None}
+    assert rig.get("/tables/bac/events", "viewer").status_code == 403
+    assert rig.get(f"/tables/bac/events?after={2**64}", "game_server").status_code == 422
+    assert rig.get("/tables/nope/events", "game_server").status_code == 404
 
 
 def test_a_round_id_is_used_once(rig: Rig) -> None:

@@ -7,6 +7,7 @@ the ``broker`` fixture (tests/conftest.py) and fail, not skip, without one.
 from __future__ import annotations
 
 import shutil
+import signal
 import socket
 import subprocess
 import threading
@@ -31,15 +32,26 @@ def free_port() -> int:
 
 class Broker:
     """mosquitto in a subprocess; ``stop()`` and ``start()`` again on the same port
-    (the broker-restart tests). No persistence: a restarted broker has forgotten
-    everything, as a broker whose disk was lost would."""
+    (the broker-restart tests). Without ``persistent`` a restarted broker has
+    forgotten everything, as a broker whose disk was lost would; with it, ``stop``
+    is a clean shutdown, after which mosquitto has saved its sessions, their
+    queued messages and the retained ones to its store, as a studio's broker
+    restarted for an upgrade."""
 
-    def __init__(self, workdir: Path, port: int | None = None) -> None:
+    def __init__(self, workdir: Path, port: int | None = None, persistent: bool = False) -> None:
         self.port = port or free_port()
         self.workdir = workdir
+        self.persistent = persistent
         self.conf = workdir / "mosquitto.conf"
+        store = (
+            # "user root": started as root (as CI is), mosquitto would otherwise drop
+            # to its own user, which cannot write to pytest's private directory.
+            f"persistence true\npersistence_location {workdir}/\nuser root\n"
+            if persistent
+            else "persistence false\n"
+        )
         self.conf.write_text(
-            f"listener {self.port} 127.0.0.1\nallow_anonymous true\npersistence false\n"
+            f"listener {self.port} 127.0.0.1\nallow_anonymous true\n{store}"
             "max_queued_messages 100000\n"
         )
         self.process: subprocess.Popen[bytes] | None = None
@@ -60,10 +72,20 @@ class Broker:
             time.sleep(0.02)
         raise RuntimeError(f"mosquitto did not listen on {self.port}")
 
+    def freeze(self, frozen: bool = True) -> None:
+        """Stop the broker's process (SIGSTOP) or let it go on (SIGCONT): a broker
+        too busy to answer. Its clients' bytes wait in its sockets meanwhile."""
+        assert self.process is not None
+        self.process.send_signal(signal.SIGSTOP if frozen else signal.SIGCONT)
+
     def stop(self) -> None:
         if self.process is not None:
-            self.process.kill()
-            self.process.wait()
+            if self.persistent:
+                self.process.send_signal(signal.SIGCONT)  # a frozen one too
+                self.process.terminate()
+            else:
+                self.process.kill()
+            self.process.wait(timeout=30)
             self.process = None
 
 
