@@ -96,7 +96,8 @@ def test_cli_decode_json_prints_every_event(capsys: pytest.CaptureFixture[str]) 
 def test_cli_decode_human_form(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["wheel", "decode", str(FIXTURES / "warnings.bin")]) == 0
     out = capsys.readouterr().out
-    assert "WheelResult   game=4101 number=36" in out
+    # Names in a column as wide as the longest (WheelRestarted), fields after it.
+    assert "WheelResult    game=4101 number=36" in out
     assert "reason=flagged_result" in out and "duplicates=1" in out
 
 
