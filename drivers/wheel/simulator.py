@@ -15,9 +15,10 @@ wheel sends counts one, heard or not; a status line repeats the last count.
 written so far (PROTOCOL.md §5 says which), as long as `faults` damaged none of
 them. When game lines go unheard (`lose_next`, a damaged result, silent or
 unplugged), `sent` has the `LinesLost` the station reports at the next line it
-hears, and the refusal of a result until the next game start; the other events
-until then follow the wheel's own view of its game, which the station lacks, so
-a test that loses game lines compares those two only. `results` is every (game,
+hears, the refusal of a result until the next game start, and the game the
+station abandons; a launch, a void or a result line that the station reads
+differently for the lines it missed (its game's start, a warning) follows the
+wheel's own view, so a test that loses such lines compares the rest only. `results` is every (game,
 number) the wheel really gave: whatever the line does, the station may report no
 other.
 """
