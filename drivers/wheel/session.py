@@ -267,7 +267,8 @@ class WheelSensorSession:
                 self._counters.restarts += 1
                 out.events.append(WheelRestarted(last))
                 self._abandon(out)
-                self._stage = "idle"
+                # A new count: its first lines may repeat the old count's bytes.
+                self._stage, self._last_line = "idle", None
             return
         expected = last if isinstance(line.sentence, Status) else next_seq(last)
         skipped = (seq - expected) % SEQ_MAX

@@ -246,6 +246,16 @@ def test_the_wheel_s_restart_abandons_the_game_and_counts_from_0() -> None:
     assert session.counters()["restarts"] == 1
 
 
+def test_after_a_restart_the_same_bytes_as_before_are_new_lines() -> None:
+    # Powered up, idle, power cut, powered up, idle, a game: the idle line after
+    # each power-up is the same bytes, the second one a line of the new count.
+    idle = ln("RWIDL,1,0")
+    events = events_of(lines(ln("RWSTS,0,IDL,0,0.0,CW"), idle, ln("RWSTS,0,IDL,0,0.0,CW"),
+                             idle, ln("RWGST,2,8")))
+    assert events[1:] == [WheelState("idle", 0), WheelRestarted(1), WheelState("idle", 0),
+                          WheelState("game_start", 8)]
+
+
 def test_a_restart_whose_status_lines_were_lost_is_a_gap() -> None:
     # No status line with 0 was read: the counter went back, which the station
     # reads as a gap of nearly a whole turn, and doubts all the same.
