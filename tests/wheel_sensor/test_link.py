@@ -215,7 +215,8 @@ def test_a_port_that_does_not_open_is_reported_offline_once() -> None:
 
 def test_a_noisy_line_never_gives_a_result_the_wheel_did_not_give() -> None:
     """1 % of the bytes flipped, dropped or doubled: a result is lost with any of
-    its game's start, launch or result line (about half of them), none is invented."""
+    its game's lines from its start to its result (about two thirds), none is
+    invented."""
     with rig(faults=LineFaults.mixed(0.01, seed=5)) as r:
         for _ in range(60):
             r.sim.spin()
