@@ -72,6 +72,7 @@ class WheelSensorSimulator(PtySimulator):
         seed: int | None = None,
         link_path: Path | None = None,
         first_game: int = 1,
+        first_seq: int = 0,
         status_interval: float = STATUS_INTERVAL_S,
         faults: LineFaults | None = None,
     ) -> None:
@@ -85,8 +86,10 @@ class WheelSensorSimulator(PtySimulator):
         self.stage: Stage = "IDL"
         self.rotor_rpm = 0.0
         self.direction: Direction = "clockwise"
-        self.seq = 0  # the wheel's line counter: the last game line sent, 0 at power-up
-        self._heard_seq = 0  # the counter of the last line the station heard
+        # The wheel's line counter: the last game line sent (0 at power-up; a
+        # wheel that has counted for a while starts at `first_seq`).
+        self.seq = first_seq
+        self._heard_seq = first_seq  # the counter of the last line the station heard
         self._unheard = 0  # game lines sent since then that the station never heard
         self._to_lose = 0  # game lines still to be lost whole (`lose_next`)
         self._doubted = False  # the station heard of lost lines since the game started

@@ -67,9 +67,10 @@ class Rig:
 
 @contextmanager
 def rig(*, faults: LineFaults | None = None, sink: EventSink | None = None,
-        status_timeout: float = 3.0) -> Iterator[Rig]:
+        status_timeout: float = 3.0, first_seq: int = 0) -> Iterator[Rig]:
     events: queue.Queue[WheelEvent] = queue.Queue()
-    with WheelSensorSimulator(seed=11, status_interval=STATUS_S, faults=faults) as sim, \
+    with WheelSensorSimulator(seed=11, status_interval=STATUS_S, faults=faults,
+                              first_seq=first_seq) as sim, \
             open_wheel_sensor(port=sim.port, on_event=sink or events, reconnect_max=0.2,
                               status_timeout=status_timeout) as link:
         r = Rig(sim, link, events)
@@ -192,6 +193,17 @@ def test_a_power_cut_mid_game_abandons_it_and_the_counter_starts_again() -> None
     assert [e for e in got if isinstance(e, WheelRestarted | GameAbandoned)] == [
         WheelRestarted(7), GameAbandoned(r.sim.game - 1)]
     assert [e.game for e in got if isinstance(e, WheelResult)] == [r.sim.game - 2, r.sim.game]
+
+
+def test_the_counter_wraps_from_9999_to_1_without_a_gap() -> None:
+    with rig(first_seq=9997) as r:
+        r.sim.spin()  # lines 9998, 9999, 1, 2, 3
+        r.sim.spin()
+        got = r.settle()
+        assert got == r.sim.sent
+    assert r.sim.seq == 8
+    assert [e.game for e in got if isinstance(e, WheelResult)] == [1, 2]
+    assert not any(isinstance(e, LinesLost) for e in got)
 
 
 def test_a_silent_wheel_goes_offline_and_comes_back() -> None:
