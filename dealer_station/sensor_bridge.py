@@ -3,10 +3,10 @@
 The sensor's link runs in its own thread and hands each event to the loop. A
 winning number goes to the table's `WheelReadings` (which settles it, alone or
 with the camera's); the wheel's "no more bets" closes betting when the table
-still takes bets; its warnings, a void launch and a refused result line are
-alarms a croupier or pit boss acts on; its availability is the table's
-``wheel_sensor`` device. A line that failed its check is noise on the cable:
-counted by the link, never an input.
+still takes bets; its warnings, a void launch, a refused result line, lines
+lost whole and the wheel's restart are alarms a croupier or pit boss acts on;
+its availability is the table's ``wheel_sensor`` device. A line that failed its
+check is noise on the cable: counted by the link, never an input.
 """
 
 from __future__ import annotations
@@ -24,10 +24,12 @@ from dealer_station.wheel_readings import SOURCE_NAMES, WheelReadings
 from drivers.wheel import (
     SENSORS,
     LaunchVoid,
+    LinesLost,
     WheelEvent,
     WheelOffline,
     WheelOnline,
     WheelRefused,
+    WheelRestarted,
     WheelResult,
     WheelSensorLink,
     WheelState,
@@ -95,6 +97,16 @@ class SensorBridge:
             self.actor.submit(
                 Alarm("wheel_sensor_refused", f"Wheel sensor line not believed ({event.reason}, "
                       f"game {event.game}): no number from the sensor for it", SOURCE)
+            )
+        elif isinstance(event, LinesLost):
+            self.actor.submit(
+                Alarm("wheel_sensor_lines_lost", f"Wheel sensor: {event.count} line(s) of the "
+                      "wheel lost: no number from the sensor until its next game starts", SOURCE)
+            )
+        elif isinstance(event, WheelRestarted):
+            self.actor.submit(
+                Alarm("wheel_sensor_restarted", "Wheel sensor: the wheel restarted (a power "
+                      "cut?); the game it was playing is given up", SOURCE)
             )
 
 

@@ -144,6 +144,7 @@ def _decode(args: argparse.Namespace) -> int:
     from dealer_station.cli._decoded import print_decoded
     from drivers.wheel import WheelError
     from drivers.wheel.capture import decode_capture, read_capture
+    from drivers.wheel.events import EVENT_TYPES
 
     try:
         decoded = decode_capture(read_capture(Path(args.capture)), args.protocol)
@@ -151,7 +152,7 @@ def _decode(args: argparse.Namespace) -> int:
         print(f"wheel decode: {exc}", file=sys.stderr)
         return 2
     print_decoded((event.to_json() for event in decoded.events), decoded.counters,
-                  as_json=args.json, width=13)
+                  as_json=args.json, width=max(map(len, EVENT_TYPES)))
     return 0
 
 

@@ -27,7 +27,7 @@ RejectReason = Literal["malformed", "bad_checksum", "unknown_sentence", "bad_fie
 # A checked line the session did not believe (PROTOCOL.md §5).
 RefusalReason = Literal["no_game_in_play", "wrong_game", "old_game", "out_of_order",
                         "not_launched", "launch_voided", "flagged_result",
-                        "conflicting_result"]
+                        "conflicting_result", "lines_lost"]
 
 
 class _Event:
@@ -98,6 +98,24 @@ class GameAbandoned(_Event):
 
 
 @dataclass(frozen=True, slots=True)
+class LinesLost(_Event):
+    """The line counter skipped `count` game lines: the wheel sent them and the
+    station never read them (lost whole, or damaged and rejected). Which they
+    were is unknown, so no result is believed until a game starts after them."""
+
+    count: int
+
+
+@dataclass(frozen=True, slots=True)
+class WheelRestarted(_Event):
+    """The line counter went back to 0: the wheel restarted (a power cut), and
+    what it sent after the line counted `last_seq` is unknown. The game in play,
+    if any, is abandoned (a `GameAbandoned` follows)."""
+
+    last_seq: int
+
+
+@dataclass(frozen=True, slots=True)
 class WheelRefused(_Event):
     """A checked line the session did not believe; `line` as received."""
 
@@ -115,7 +133,8 @@ class WheelRejected(_Event):
 
 
 WheelEvent = (WheelOnline | WheelOffline | WheelState | WheelResult | WheelWarning
-              | LaunchVoid | GameAbandoned | WheelRefused | WheelRejected)
+              | LaunchVoid | GameAbandoned | LinesLost | WheelRestarted | WheelRefused
+              | WheelRejected)
 
 # Every kind of the union by class name: a kind added to the union is read at once.
 EVENT_TYPES: dict[str, type[WheelEvent]] = {cls.__name__: cls for cls in get_args(WheelEvent)}

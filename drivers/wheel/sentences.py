@@ -1,12 +1,12 @@
 """The wheel sensor's lines (PROTOCOL.md): checking, parsing and writing them. Pure.
 
-    $RWWIN,1024,17,23.5,CW,00*78F7\r\n
+    $RWWIN,18,1024,17,23.5,CW,00*553F\r\n
 
-`parse_line` takes one line without its terminator and returns the sentence it
-holds or a `Rejection` with its reason; it never repairs a line. `encode` writes
-a sentence as the wheel does; `framed` puts any body between ``$`` and its
-checksum, the CRC-16 of the body (the simulator's faults need bodies no sentence
-has).
+`parse_line` takes one line without its terminator and returns the `Line` it
+holds (the line counter and the sentence) or a `Rejection` with its reason; it
+never repairs a line. `encode` writes a sentence with its counter as the wheel
+does; `framed` puts any body between ``$`` and its checksum, the CRC-16 of the
+body (the simulator's faults need bodies no sentence has).
 """
 
 from __future__ import annotations
@@ -23,6 +23,9 @@ TALKER = "RW"
 # From "$" to the checksum's last digit; 82 bytes with CR LF, NMEA 0183's limit.
 MAX_LINE = 80
 GAME_MAX = 999_999
+# The line counter (PROTOCOL.md §2): game lines count 1..SEQ_MAX and wrap to 1;
+# 0 is the counter at power-up, before the wheel's first game line.
+SEQ_MAX = 9_999
 DIRECTIONS: dict[str, Direction] = {"CW": "clockwise", "CCW": "counterclockwise"}
 WIRE_DIRECTIONS: dict[Direction, str] = {v: k for k, v in DIRECTIONS.items()}
 Stage = Literal["IDL", "GST", "BLN", "NMB", "WIN"]
@@ -30,6 +33,7 @@ STAGES: tuple[Stage, ...] = ("IDL", "GST", "BLN", "NMB", "WIN")
 
 _LINE = re.compile(rb"\$([\x20-\x29\x2B-\x7E]*)\*([0-9A-F]{4})")
 _GAME = re.compile(r"0|[1-9]\d{0,5}")
+_SEQ = re.compile(r"0|[1-9]\d{0,3}")
 _NUMBER = re.compile(r"0|[1-9]\d?")
 _RPM = re.compile(r"(0|[1-9]\d?)\.\d")
 _FLAGS = re.compile(r"[0-9A-F]{2}")
@@ -85,6 +89,15 @@ Sentence = GameStart | BallLaunched | NoMoreBets | WinningNumber | Idle | Warnin
 
 
 @dataclass(frozen=True, slots=True)
+class Line:
+    """A checked line: the wheel's line counter and the sentence. A status line
+    carries the counter of the last game line sent, every other line its own."""
+
+    seq: int
+    sentence: Sentence
+
+
+@dataclass(frozen=True, slots=True)
 class Rejection:
     reason: RejectReason
 
@@ -102,11 +115,16 @@ def flags_value(flags: tuple[WarningFlag, ...]) -> int:
     return sum(1 << WARNING_FLAGS.index(name) for name in set(flags))
 
 
-def encode(sentence: Sentence) -> bytes:
-    return framed(body_of(sentence))
+def next_seq(seq: int) -> int:
+    """The counter of the game line after the one counted `seq` (0 at power-up)."""
+    return seq % SEQ_MAX + 1
 
 
-def body_of(sentence: Sentence) -> str:
+def encode(sentence: Sentence, seq: int) -> bytes:
+    return framed(body_of(sentence, seq))
+
+
+def body_of(sentence: Sentence, seq: int) -> str:
     match sentence:
         case GameStart(game):
             fields = ["GST", str(game)]
@@ -123,10 +141,11 @@ def body_of(sentence: Sentence) -> str:
             fields = ["WRN", str(game), f"{flags_value(flags):02X}"]
         case Status(stage, game, rpm, direction):
             fields = ["STS", stage, str(game), f"{rpm:.1f}", WIRE_DIRECTIONS[direction]]
-    return TALKER + ",".join(fields)
+    name, *values = fields
+    return TALKER + ",".join([name, str(seq), *values])
 
 
-def parse_line(raw: bytes) -> Sentence | Rejection:
+def parse_line(raw: bytes) -> Line | Rejection:
     """One line from "$" to the checksum's last digit (no CR LF)."""
     match = _LINE.fullmatch(raw)
     if match is None:
@@ -139,7 +158,11 @@ def parse_line(raw: bytes) -> Sentence | Rejection:
     if parser is None:
         return Rejection("unknown_sentence")
     try:
-        return parser(fields)
+        if not fields:
+            raise _BadField
+        seq, *rest = fields
+        sentence = parser(rest)
+        return Line(_seq(seq, none_allowed=isinstance(sentence, Status)), sentence)
     except _BadField:
         return Rejection("bad_field")
 
@@ -150,6 +173,12 @@ class _BadField(WheelError):
 
 def _game(text: str, *, none_allowed: bool = False) -> int:
     if not _GAME.fullmatch(text) or (text == "0" and not none_allowed):
+        raise _BadField
+    return int(text)
+
+
+def _seq(text: str, *, none_allowed: bool) -> int:
+    if not _SEQ.fullmatch(text) or (text == "0" and not none_allowed):
         raise _BadField
     return int(text)
 

@@ -3,7 +3,8 @@
 Bytes and the time in, events out: the serial link (drivers/wheel/link.py) owns
 the port and calls it; the capture decoder calls it with the clock stopped. The
 station sends the wheel nothing. The game in play outlives the port: after an
-unplug, a result for it is still believed, and only for it.
+unplug, a result for it is still believed, and only for it, if the line counter
+says no game line was lost meanwhile.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from typing import Literal
 from drivers.wheel.events import (
     GameAbandoned,
     LaunchVoid,
+    LinesLost,
     RefusalReason,
     RejectReason,
     WarningFlag,
@@ -22,20 +24,23 @@ from drivers.wheel.events import (
     WheelOnline,
     WheelRefused,
     WheelRejected,
+    WheelRestarted,
     WheelResult,
     WheelState,
     WheelWarning,
 )
 from drivers.wheel.sentences import (
     MAX_LINE,
+    SEQ_MAX,
     BallLaunched,
     GameStart,
     Idle,
+    Line,
     NoMoreBets,
     Rejection,
-    Sentence,
     Status,
     WinningNumber,
+    next_seq,
     parse_line,
 )
 from drivers.wheel.sentences import Warning as WarningLine
@@ -66,11 +71,13 @@ class SensorCounters:
     duplicates: int = 0
     statuses: int = 0
     results: int = 0
+    lines_lost: int = 0  # game lines the counter says were sent and never read
+    restarts: int = 0
     not_taken: int = 0  # events the consumer refused: the wheel never resends them
 
 
 class WheelSensorSession:
-    protocol = "rw-line/2"
+    protocol = "rw-line/3"
 
     def __init__(self, *, status_timeout: float = STATUS_TIMEOUT_S) -> None:
         self.status_timeout = status_timeout
@@ -82,8 +89,13 @@ class WheelSensorSession:
         self._stage: Stage = "idle"
         self._game = 0
         self._voided = False  # a launch of the game in play was voided
-        # The last game line believed, to drop its repetition (§5, duplicates).
-        self._last_believed: bytes | None = None
+        # The line counter last read (PROTOCOL.md §5); None before the first line.
+        self._seq: int | None = None
+        # Game lines were lost since the game in play started: its result is
+        # refused, whatever they were (a warning may have voided the launch).
+        self._lost = False
+        # The last game line read, to drop its repetition (§5, duplicates).
+        self._last_line: bytes | None = None
 
     @property
     def online(self) -> bool:
@@ -169,29 +181,31 @@ class WheelSensorSession:
         else:
             self._believe(parsed, line, out)
 
-    def _believe(self, sentence: Sentence, line: bytes, out: SensorOutput) -> None:
+    def _believe(self, line: Line, raw: bytes, out: SensorOutput) -> None:
+        sentence = line.sentence
         if isinstance(sentence, Status):
             self._counters.statuses += 1
+            self._follow(line, out)
             return
+        if raw == self._last_line:
+            self._counters.duplicates += 1
+            return
+        self._last_line = raw
+        self._follow(line, out)
         if isinstance(sentence, WarningLine):
             self._warning(sentence, out)
-            return
-        if line == self._last_believed:
-            self._counters.duplicates += 1
             return
         refusal = self._refusal(sentence)
         if refusal is not None:
             self._counters.refused_lines += 1
-            out.events.append(WheelRefused(refusal, sentence.game, _text(line)))
+            out.events.append(WheelRefused(refusal, sentence.game, _text(raw)))
             if isinstance(sentence, WinningNumber) and refusal == "flagged_result":
                 self._void(sentence.game, out, sentence.flags)
             return
-        self._last_believed = line
         match sentence:
             case GameStart(game):
-                if self._stage in IN_PLAY:
-                    out.events.append(GameAbandoned(self._game))
-                self._stage, self._game, self._voided = "started", game, False
+                self._abandon(out)
+                self._stage, self._game, self._voided, self._lost = "started", game, False, False
                 out.events.append(WheelState("game_start", game))
             case BallLaunched(game, rpm, direction):
                 self._stage = "launched"
@@ -204,8 +218,7 @@ class WheelSensorSession:
                 self._counters.results += 1
                 out.events.append(WheelResult(game, number, rpm, direction))
             case Idle(game):
-                if self._stage in IN_PLAY:
-                    out.events.append(GameAbandoned(self._game))
+                self._abandon(out)
                 self._stage = "idle"
                 self._game = game or self._game
                 out.events.append(WheelState("idle", game))
@@ -237,7 +250,36 @@ class WheelSensorSession:
                 return "launch_voided" if self._voided else "not_launched"
             case WinningNumber(flags=flags) if flags:
                 return "flagged_result"
+            case WinningNumber() if self._lost:
+                return "lines_lost"
         return None
+
+    def _follow(self, line: Line, out: SensorOutput) -> None:
+        """The line counter (PROTOCOL.md §5): a game line counts the one after
+        the last, a status line repeats the last; 0 on a status line is the
+        wheel's power-up."""
+        last, seq = self._seq, line.seq
+        self._seq = seq
+        if last is None:
+            return  # the first line heard: nothing to compare it with
+        if seq == 0:
+            if last != 0:
+                self._counters.restarts += 1
+                out.events.append(WheelRestarted(last))
+                self._abandon(out)
+                # A new count: its first lines may repeat the old count's bytes.
+                self._stage, self._last_line = "idle", None
+            return
+        expected = last if isinstance(line.sentence, Status) else next_seq(last)
+        skipped = (seq - expected) % SEQ_MAX
+        if skipped:
+            self._counters.lines_lost += skipped
+            self._lost = True
+            out.events.append(LinesLost(skipped))
+
+    def _abandon(self, out: SensorOutput) -> None:
+        if self._stage in IN_PLAY:
+            out.events.append(GameAbandoned(self._game))
 
     def _warning(self, warning: WarningLine, out: SensorOutput) -> None:
         out.events.append(WheelWarning(warning.game, warning.flags))
@@ -247,8 +289,6 @@ class WheelSensorSession:
 
     def _void(self, game: int, out: SensorOutput, flags: tuple[WarningFlag, ...]) -> None:
         self._stage, self._voided = "started", True
-        # A relaunch may repeat the first launch's line byte for byte.
-        self._last_believed = None
         out.events.append(LaunchVoid(game, flags))
 
 

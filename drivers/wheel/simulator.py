@@ -5,12 +5,22 @@ lines of each game (`spin`, or step by step: `start_game`, `launch`,
 `no_more_bets`, `result`, `idle`; `warn`). The test plays the saboteur: line
 noise (`faults`, `noise`), a bad checksum, a result without a game start, a
 repeated line, a result for an old game, a misfire, a sensor fault, a result
-that carries flags, `unplug` / `replug`, `silence`.
+that carries flags, game lines lost whole (`lose_next`), `unplug` / `replug`,
+`silence`, a power cut (`restart`).
+
+Every line carries the wheel's line counter (PROTOCOL.md §2): each game line the
+wheel sends counts one, heard or not; a status line repeats the last count.
 
 `sent` is the ground truth: the events the station should report for the lines
 written so far (PROTOCOL.md §5 says which), as long as `faults` damaged none of
-them. `results` is every (game, number) the wheel really gave: whatever the line
-does, the station may report no other.
+them. When game lines go unheard (`lose_next`, a damaged result, silent or
+unplugged), `sent` has the `LinesLost` the station reports at the next line it
+hears, the refusal of a result until the next game start, and the game the
+station abandons; a launch, a void or a result line that the station reads
+differently for the lines it missed (its game's start, a warning) follows the
+wheel's own view, so a test that loses such lines compares the rest only. `results` is every (game,
+number) the wheel really gave: whatever the line does, the station may report no
+other.
 """
 
 from __future__ import annotations
@@ -25,10 +35,12 @@ from drivers.wheel.events import (
     Direction,
     GameAbandoned,
     LaunchVoid,
+    LinesLost,
     WarningFlag,
     WheelEvent,
     WheelRefused,
     WheelRejected,
+    WheelRestarted,
     WheelResult,
     WheelState,
     WheelWarning,
@@ -47,6 +59,7 @@ from drivers.wheel.sentences import (
     encode,
     flags_of,
     flags_value,
+    next_seq,
 )
 
 STATUS_INTERVAL_S = 1.0
@@ -59,6 +72,7 @@ class WheelSensorSimulator(PtySimulator):
         seed: int | None = None,
         link_path: Path | None = None,
         first_game: int = 1,
+        first_seq: int = 0,
         status_interval: float = STATUS_INTERVAL_S,
         faults: LineFaults | None = None,
     ) -> None:
@@ -72,6 +86,15 @@ class WheelSensorSimulator(PtySimulator):
         self.stage: Stage = "IDL"
         self.rotor_rpm = 0.0
         self.direction: Direction = "clockwise"
+        # The wheel's line counter: the last game line sent (0 at power-up; a
+        # wheel that has counted for a while starts at `first_seq`).
+        self.seq = first_seq
+        self._heard_seq = first_seq  # the counter of the last line the station heard
+        self._unheard = 0  # game lines sent since then that the station never heard
+        self._to_lose = 0  # game lines still to be lost whole (`lose_next`)
+        self._doubted = False  # the station heard of lost lines since the game started
+        # The game the station has in play, by the lines it heard (None: none).
+        self._station_game: int | None = None
         self._rng = random.Random(seed)
         self._lock = threading.Lock()
         self._silent = False
@@ -94,12 +117,12 @@ class WheelSensorSimulator(PtySimulator):
 
     def start_game(self) -> int:
         with self._lock:
-            if self.stage in ("GST", "BLN", "NMB"):
-                self.sent.append(GameAbandoned(self.game))
             self.game = self.game % GAME_MAX + 1
             self.stage = "GST"
             self.direction = "counterclockwise" if self.direction == "clockwise" else "clockwise"
-            self._say(GameStart(self.game), WheelState("game_start", self.game))
+            if self._say(GameStart(self.game), *self._abandoned(),
+                         WheelState("game_start", self.game)):
+                self._doubted, self._station_game = False, self.game
             return self.game
 
     def launch(self, rotor_rpm: float | None = None) -> None:
@@ -119,16 +142,19 @@ class WheelSensorSimulator(PtySimulator):
             won = self._rng.randrange(37) if number is None else number
             self.stage = "WIN"
             self.results.append((self.game, won))
-            self._say(WinningNumber(self.game, won, self.rotor_rpm, self.direction),
-                      WheelResult(self.game, won, self.rotor_rpm, self.direction))
+            sentence = WinningNumber(self.game, won, self.rotor_rpm, self.direction)
+            if self._doubted or self._unheard:
+                line = self._next_line(sentence)
+                self._say(sentence, WheelRefused("lines_lost", self.game, _text(line)))
+            elif self._say(sentence, WheelResult(self.game, won, self.rotor_rpm, self.direction)):
+                self._station_game = None
             return won
 
     def idle(self) -> None:
         with self._lock:
-            if self.stage in ("GST", "BLN", "NMB"):
-                self.sent.append(GameAbandoned(self.game))
             self.stage = "IDL"
-            self._say(Idle(self.game), WheelState("idle", self.game))
+            if self._say(Idle(self.game), *self._abandoned(), WheelState("idle", self.game)):
+                self._station_game = None
 
     def warn(self, *flags: WarningFlag) -> None:
         """A warning for the game in play (0 when idle); during a launch it
@@ -154,40 +180,53 @@ class WheelSensorSimulator(PtySimulator):
         """A result line carrying warnings: not a result, the launch is void."""
         flags = flags_of(flags_value(flags))
         with self._lock:
-            line = encode(WinningNumber(self.game, number, self.rotor_rpm, self.direction,
-                                        flags))
+            sentence = WinningNumber(self.game, number, self.rotor_rpm, self.direction, flags)
+            line = self._next_line(sentence)
             self.stage = "GST"
-            self._write(line, WheelRefused("flagged_result", self.game, _text(line)),
-                        LaunchVoid(self.game, flags))
+            self._say(sentence, WheelRefused("flagged_result", self.game, _text(line)),
+                      LaunchVoid(self.game, flags))
 
     def bad_checksum_result(self, number: int) -> None:
-        """A result line whose checksum has every bit wrong: rejected, no result."""
+        """A result line damaged on the way, its checksum with every bit wrong:
+        rejected, no result, and the wheel counted it (the next line heard says
+        one was lost)."""
         with self._lock:
-            line = bytearray(encode(WinningNumber(self.game, number, self.rotor_rpm,
-                                                  self.direction)))
+            line = bytearray(self._next_line(WinningNumber(self.game, number, self.rotor_rpm,
+                                                           self.direction)))
+            self.seq = next_seq(self.seq)
             # Not off by one: a single flipped bit of a hex digit could then put
             # the right checksum back, and the fuzz tests damage captures.
             digits = line[-6:-2].decode()
             line[-6:-2] = f"{int(digits, 16) ^ 0xFFFF:04X}".encode()
             self._write(bytes(line), WheelRejected("bad_checksum", _text(bytes(line))))
+            self._unheard += 1
 
     def result_without_game_start(self, number: int) -> None:
         """A checked result for the next game, which never started."""
         with self._lock:
             game = self.game % GAME_MAX + 1
-            line = encode(WinningNumber(game, number, self.rotor_rpm, self.direction))
-            in_play = self.stage in ("GST", "BLN", "NMB")
-            self._write(line, WheelRefused("wrong_game" if in_play else "no_game_in_play",
-                                           game, _text(line)))
+            self._say_refused(WinningNumber(game, number, self.rotor_rpm, self.direction))
 
     def old_game_result(self, number: int) -> None:
         """A checked result for the game before the last one started."""
         with self._lock:
             game = (self.game - 2) % GAME_MAX + 1
-            line = encode(WinningNumber(game, number, self.rotor_rpm, self.direction))
-            in_play = self.stage in ("GST", "BLN", "NMB")
-            self._write(line, WheelRefused("wrong_game" if in_play else "no_game_in_play",
-                                           game, _text(line)))
+            self._say_refused(WinningNumber(game, number, self.rotor_rpm, self.direction))
+
+    def lose_next(self, count: int = 1) -> None:
+        """The next `count` game lines are lost whole on the wire: the wheel
+        sends and counts them, the station never hears them."""
+        with self._lock:
+            self._to_lose += count
+
+    def restart(self) -> None:
+        """A power cut: the wheel comes back idle, its line counter at 0, and
+        says so at once with a status line."""
+        with self._lock:
+            truth = [WheelRestarted(self._heard_seq), *self._abandoned()]
+            self.seq, self._unheard, self._to_lose = 0, 0, 0
+            self.stage, self.rotor_rpm, self._station_game = "IDL", 0.0, None
+            self._write_status(*truth)
 
     def repeat_last(self) -> None:
         """The last game line again, byte for byte: dropped as a duplicate."""
@@ -204,7 +243,7 @@ class WheelSensorSimulator(PtySimulator):
     def cut_line(self) -> None:
         """A status line cut short (its end lost): the next "$" ends it, rejected."""
         with self._lock:
-            line = encode(Status(self.stage, self.game, self.rotor_rpm, self.direction))
+            line = self._status()
             half = line[:len(line) // 2]
             self._write(half, WheelRejected("truncated", half.decode("ascii")))
 
@@ -233,30 +272,71 @@ class WheelSensorSimulator(PtySimulator):
     def _rpm(self) -> float:
         return round(self._rng.uniform(18.0, 32.0), 1)
 
-    def _say(self, sentence: Sentence, *truth: WheelEvent) -> None:
-        line = encode(sentence)
-        self._last_line = line
-        self._write(line, *truth)
+    def _status(self) -> bytes:
+        return encode(Status(self.stage, self.game, self.rotor_rpm, self.direction), self.seq)
 
-    def _write(self, data: bytes, *truth: WheelEvent) -> None:
-        """A line on the wire; its truth counts only if it went out (silent or
-        unplugged, the station never hears it)."""
+    def _write_status(self, *truth: WheelEvent) -> None:
+        self._write(self._status(), *truth, seq=self.seq)
+
+    def _next_line(self, sentence: Sentence) -> bytes:
+        """The line `sentence` is when the wheel sends it next."""
+        return encode(sentence, next_seq(self.seq))
+
+    def _say(self, sentence: Sentence, *truth: WheelEvent) -> bool:
+        """A game line, counted; whether the station heard it."""
+        line = self._next_line(sentence)
+        self.seq = next_seq(self.seq)
+        self._last_line = line
+        if self._to_lose:
+            self._to_lose -= 1
+            heard = False
+        else:
+            heard = self._write(line, *truth, seq=self.seq)
+        if not heard:
+            self._unheard += 1
+        return heard
+
+    def _say_refused(self, sentence: WinningNumber) -> None:
+        """A checked result line for a game not in play: refused."""
+        line = self._next_line(sentence)
+        in_play = self._station_game is not None
+        self._say(sentence, WheelRefused("wrong_game" if in_play else "no_game_in_play",
+                                         sentence.game, _text(line)))
+
+    def _abandoned(self) -> list[WheelEvent]:
+        """What the station says of its game in play when the wheel ends it."""
+        return [] if self._station_game is None else [GameAbandoned(self._station_game)]
+
+    def _write(self, data: bytes, *truth: WheelEvent, seq: int | None = None) -> bool:
+        """Bytes on the wire; their truth counts only if they went out (silent
+        or unplugged, the station never hears them). `seq`: the counter of the
+        wheel line they are, which, heard after unheard game lines, tells the
+        station how many."""
         if self._silent or not self._pty.is_open:
-            return
+            return False
         damaged = self.faults.apply(data)
         written = self._pty.write(damaged)
         self.line_log += damaged[:written]
-        if written == len(damaged):
-            self.sent.extend(truth)
+        if written != len(damaged):
+            return False
+        if seq is not None:
+            self._heard_seq = seq
+            if self._unheard:
+                self.sent.append(LinesLost(self._unheard))
+                self._unheard, self._doubted = 0, True
+        self.sent.extend(truth)
+        return True
 
     def _run(self) -> None:
         while not self._stopping.wait(self.status_interval):
             with self._lock:
                 if self._silent or not self._pty.is_open:
                     continue
-                self._write(encode(Status(self.stage, self.game, self.rotor_rpm,
-                                          self.direction)))
+                self._write_status()
 
 
 def _text(line: bytes) -> str:
     return line.rstrip(b"\r\n").decode("ascii")
+
+
+

@@ -159,3 +159,30 @@ def test_one_reading_alone_settles_after_the_wait_flagged_with_an_alarm(
     _camera_reads(st, 9, spin=1)
     st.wait_until(lambda: "wheel_late_disagree" in [a.get("code") for a in _journal(st, "alarm")])
     assert json.dumps(settled)  # journaled as plain JSON
+
+
+def test_lines_lost_and_a_restart_of_the_wheel_are_alarms_and_give_no_number(
+    wheel: tuple[StationThread, Any],
+) -> None:
+    st, sim = wheel
+    _at_the_wheel(st, "r1")
+    sim.start_game()
+    sim.launch()
+    sim.lose_next()
+    sim.misfire()  # lost whole: the launch the station saw was void
+    sim.launch()
+    sim.result()
+    sim.restart()
+
+    def codes() -> list[Any]:
+        return [a.get("code") for a in _journal(st, "alarm")]
+
+    st.wait_until(lambda: "wheel_sensor_restarted" in codes())
+    assert {"wheel_sensor_lines_lost", "wheel_sensor_refused"} <= set(codes())
+    lost = [a["message"] for a in _journal(st, "alarm")
+            if a.get("code") == "wheel_sensor_lines_lost"]
+    assert lost == ["Wheel sensor: 1 line(s) of the wheel lost: no number from the sensor "
+                    "until its next game starts"]
+    assert _wheel_inputs(st) == []  # the sensor's number was not believed
+    assert not st.call(lambda: _readings(st).waiting)  # nor does one wait for the camera
+    st.wait_for_step(TABLE, "wheel")

@@ -10,12 +10,15 @@ import pytest
 from dealer_station.cli import main
 from drivers.wheel import (
     SENSORS,
+    GameAbandoned,
     LaunchVoid,
+    LinesLost,
     WheelEvent,
     WheelOffline,
     WheelOnline,
     WheelRefused,
     WheelRejected,
+    WheelRestarted,
     WheelResult,
     WheelWarning,
     event_from_json,
@@ -23,7 +26,7 @@ from drivers.wheel import (
 from drivers.wheel.capture import BadCapture, decode_capture, read_capture
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "wheel_sensor"
-CAPTURES = ["clean", "noisy_line", "warnings"]
+CAPTURES = ["clean", "noisy_line", "warnings", "lost_lines"]
 
 
 def expected(name: str) -> list[WheelEvent]:
@@ -57,6 +60,13 @@ def test_the_captures_hold_what_their_readme_says() -> None:
     assert {e.reason for e in warned if isinstance(e, WheelRefused)} == {
         "no_game_in_play", "wrong_game", "flagged_result"}
     assert sum(isinstance(e, LaunchVoid) for e in warned) == 3
+    lost = expected("lost_lines")
+    assert [e for e in lost if isinstance(e, LinesLost | WheelRestarted)] == [
+        LinesLost(1), LinesLost(1), WheelRestarted(27)]
+    assert [e.reason for e in lost if isinstance(e, WheelRefused)] == ["lines_lost"]
+    assert [e.game for e in lost if isinstance(e, GameAbandoned)] == [4102, 4106]
+    assert [e.game for e in lost if isinstance(e, WheelResult)] == [4101, 4103, 4104, 4105,
+                                                                   4107, 4108]
 
 
 def test_the_noisy_capture_really_is_noisy() -> None:
@@ -86,7 +96,8 @@ def test_cli_decode_json_prints_every_event(capsys: pytest.CaptureFixture[str]) 
 def test_cli_decode_human_form(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["wheel", "decode", str(FIXTURES / "warnings.bin")]) == 0
     out = capsys.readouterr().out
-    assert "WheelResult   game=4101 number=36" in out
+    # Names in a column as wide as the longest (WheelRestarted), fields after it.
+    assert "WheelResult    game=4101 number=36" in out
     assert "reason=flagged_result" in out and "duplicates=1" in out
 
 
@@ -98,10 +109,12 @@ def test_cli_decode_refuses_a_missing_file(capsys: pytest.CaptureFixture[str],
 
 def test_cli_decode_reads_a_spy_capture(capsys: pytest.CaptureFixture[str],
                                         tmp_path: Path) -> None:
-    # pyserial's spy:// hexdump of "$RWGST,7*DC05\r\n", as a field engineer records it.
+    # pyserial's spy:// hexdump of "$RWGST,1,7*B770\r\n", as a field engineer records it.
     spy = tmp_path / "wheel.spy.txt"
-    spy.write_text("0.000 RX    0000  24 52 57 47 53 54 2C 37  2A 44 43 30 35 0D 0A"
-                   "     $RWGST,7*DC05..\n")
+    spy.write_text("0.000 RX    0000  24 52 57 47 53 54 2C 31  2C 37 2A 42 37 37 30 0D"
+                   "  $RWGST,1,7*B770.\n"
+                   "0.000 RX    0010  0A"
+                   "                                                .\n")
     assert main(["wheel", "decode", str(spy), "--json"]) == 0
     printed = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert printed[1] == {"event": "WheelState", "phase": "game_start", "game": 7,

@@ -25,12 +25,13 @@ from drivers.wheel.sentences import Rejection, parse_line
 from drivers.wheel.session import WheelSensorSession
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "wheel_sensor"
-_WIN = re.compile(rb"\$(RWWIN,(\d+),(\d+),(\d+\.\d),(CCW|CW),00)\*([0-9A-F]+)")
+_WIN = re.compile(rb"\$(RWWIN,(\d+),(\d+),(\d+),(\d+\.\d),(CCW|CW),00)\*([0-9A-F]+)")
 
 
 @dataclass(frozen=True)
 class Win:
     body: bytes
+    seq: bytes
     game: bytes
     number: bytes
     rpm: bytes
@@ -42,8 +43,11 @@ class Win:
         return b"$" + self.body + b"*" + self.digits
 
 
-def _body(game: bytes, number: bytes, rpm: bytes, direction: bytes) -> bytes:
-    return b"RWWIN," + b",".join([game, number, rpm, direction, b"00"])
+def _body(win: Win, *, number: bytes | None = None, rpm: bytes | None = None,
+          direction: bytes | None = None) -> bytes:
+    """The body of `win` with the fields given changed."""
+    return b"RWWIN," + b",".join([win.seq, win.game, number or win.number, rpm or win.rpm,
+                                  direction or win.direction, b"00"])
 
 
 def _flip_last_digit(text: bytes) -> bytes:
@@ -63,7 +67,7 @@ def number_and_rpm(win: Win) -> bytes | None:
     if int(number) > 36:
         return None
     rpm = _flip_last_digit(win.rpm)
-    return b"$" + _body(win.game, number, rpm, win.direction) + b"*" + win.digits
+    return b"$" + _body(win, number=number, rpm=rpm) + b"*" + win.digits
 
 
 def number_swapped(win: Win) -> bytes | None:
@@ -71,7 +75,7 @@ def number_swapped(win: Win) -> bytes | None:
     number = win.number[::-1]
     if len(number) != 2 or number.startswith(b"0") or int(number) > 36:
         return None
-    return b"$" + _body(win.game, number, win.rpm, win.direction) + b"*" + win.digits
+    return b"$" + _body(win, number=number) + b"*" + win.digits
 
 
 def number_and_checksum_digit(win: Win) -> bytes | None:
@@ -79,16 +83,14 @@ def number_and_checksum_digit(win: Win) -> bytes | None:
     number = _flip_last_digit(win.number)
     if int(number) > 36:
         return None
-    return (b"$" + _body(win.game, number, win.rpm, win.direction) + b"*"
-            + _with_low_byte(win.digits, 0x01))
+    return (b"$" + _body(win, number=number) + b"*" + _with_low_byte(win.digits, 0x01))
 
 
 def counterclockwise_read_as_clockwise(win: Win) -> bytes | None:
     """A "C" of CCW dropped, the checksum's last two digits damaged by that byte."""
     if win.direction != b"CCW":
         return None
-    return (b"$" + _body(win.game, win.number, win.rpm, b"CW") + b"*"
-            + _with_low_byte(win.digits, ord("C")))
+    return (b"$" + _body(win, direction=b"CW") + b"*" + _with_low_byte(win.digits, ord("C")))
 
 
 DAMAGE: list[Callable[[Win], bytes | None]] = [

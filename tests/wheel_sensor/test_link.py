@@ -15,9 +15,13 @@ from drivers.line_faults import LineFaults
 from drivers.wheel import (
     EventRefused,
     EventSink,
+    GameAbandoned,
+    LinesLost,
     WheelEvent,
     WheelOffline,
     WheelOnline,
+    WheelRefused,
+    WheelRestarted,
     WheelResult,
     WheelSensorLink,
     open_wheel_sensor,
@@ -63,9 +67,10 @@ class Rig:
 
 @contextmanager
 def rig(*, faults: LineFaults | None = None, sink: EventSink | None = None,
-        status_timeout: float = 3.0) -> Iterator[Rig]:
+        status_timeout: float = 3.0, first_seq: int = 0) -> Iterator[Rig]:
     events: queue.Queue[WheelEvent] = queue.Queue()
-    with WheelSensorSimulator(seed=11, status_interval=STATUS_S, faults=faults) as sim, \
+    with WheelSensorSimulator(seed=11, status_interval=STATUS_S, faults=faults,
+                              first_seq=first_seq) as sim, \
             open_wheel_sensor(port=sim.port, on_event=sink or events, reconnect_max=0.2,
                               status_timeout=status_timeout) as link:
         r = Rig(sim, link, events)
@@ -131,6 +136,76 @@ def test_unplugged_mid_game_the_result_of_that_game_still_counts() -> None:
         assert r.link.counters()["port_failures"] == 1
 
 
+def test_unplugged_while_the_wheel_played_a_line_that_game_gives_no_result() -> None:
+    with rig() as r:
+        r.sim.start_game()
+        r.sim.launch()
+        assert r.settle() == r.sim.sent
+        r.sim.unplug()
+        r.until(WheelOffline)
+        r.sim.no_more_bets()  # sent while unplugged: never heard, but counted
+        r.sim.replug()
+        assert isinstance(r.events.get(timeout=WAIT_S), WheelOnline)
+        r.sim.result()
+        r.sim.idle()
+        r.sim.spin()
+        got = r.settle()
+        assert got == r.sim.sent[2:]
+        refused = got[1]
+        assert isinstance(refused, WheelRefused) and refused.reason == "lines_lost"
+        assert (got[0], got[2]) == (LinesLost(1), GameAbandoned(r.sim.game - 1))
+        assert [e.game for e in got if isinstance(e, WheelResult)] == [r.sim.game]
+
+
+def test_lines_lost_whole_leave_the_stale_result_refused() -> None:
+    """Issue 16's hole on a live link: the warning that voided a launch and the
+    next game's start are lost; the wheel then sends a result line for the voided
+    game. It is refused, and the games after the next start give their results."""
+    with rig() as r:
+        r.sim.start_game()
+        r.sim.launch()
+        r.sim.lose_next(2)
+        r.sim.misfire()
+        r.sim.start_game()
+        r.sim.old_game_result(31)  # the voided game's: the station still has it in play
+        r.sim.launch()
+        r.sim.result()
+        r.sim.idle()
+        r.sim.spin()
+        got = r.settle()
+    lost = [e for e in got if isinstance(e, LinesLost)]
+    assert lost == [e for e in r.sim.sent if isinstance(e, LinesLost)]
+    assert sum(e.count for e in lost) == 2
+    assert [e for e in got if isinstance(e, WheelResult)] == [r.sim.sent[-2]]
+    assert any(isinstance(e, WheelRefused) and e.reason == "lines_lost" and ",31," in e.line
+               for e in got)
+
+
+def test_a_power_cut_mid_game_abandons_it_and_the_counter_starts_again() -> None:
+    with rig() as r:
+        r.sim.spin()
+        r.sim.start_game()
+        r.sim.launch()
+        r.sim.restart()
+        r.sim.spin()
+        got = r.settle()
+        assert got == r.sim.sent
+    assert [e for e in got if isinstance(e, WheelRestarted | GameAbandoned)] == [
+        WheelRestarted(7), GameAbandoned(r.sim.game - 1)]
+    assert [e.game for e in got if isinstance(e, WheelResult)] == [r.sim.game - 2, r.sim.game]
+
+
+def test_the_counter_wraps_from_9999_to_1_without_a_gap() -> None:
+    with rig(first_seq=9997) as r:
+        r.sim.spin()  # lines 9998, 9999, 1, 2, 3
+        r.sim.spin()
+        got = r.settle()
+        assert got == r.sim.sent
+    assert r.sim.seq == 8
+    assert [e.game for e in got if isinstance(e, WheelResult)] == [1, 2]
+    assert not any(isinstance(e, LinesLost) for e in got)
+
+
 def test_a_silent_wheel_goes_offline_and_comes_back() -> None:
     with rig(status_timeout=0.3) as r:
         r.sim.silence()
@@ -152,7 +227,8 @@ def test_a_port_that_does_not_open_is_reported_offline_once() -> None:
 
 def test_a_noisy_line_never_gives_a_result_the_wheel_did_not_give() -> None:
     """1 % of the bytes flipped, dropped or doubled: a result is lost with any of
-    its game's start, launch or result line (about half of them), none is invented."""
+    its game's lines from its start to its result (about two thirds), none is
+    invented."""
     with rig(faults=LineFaults.mixed(0.01, seed=5)) as r:
         for _ in range(60):
             r.sim.spin()

@@ -10,11 +10,13 @@ import pytest
 from drivers.wheel import (
     GameAbandoned,
     LaunchVoid,
+    LinesLost,
     WheelEvent,
     WheelOffline,
     WheelOnline,
     WheelRefused,
     WheelRejected,
+    WheelRestarted,
     WheelResult,
     WheelState,
     WheelWarning,
@@ -26,28 +28,36 @@ PROTOCOL = Path(__file__).resolve().parents[2] / "drivers" / "wheel" / "PROTOCOL
 
 # PROTOCOL.md §9, line by line, with the events the doc gives each.
 EXAMPLE: list[tuple[str, list[WheelEvent]]] = [
-    ("$RWSTS,IDL,1023,0.0,CW*ABC0", [WheelOnline("rw-line/2")]),
-    ("$RWGST,1024*181C", [WheelState("game_start", 1024)]),
-    ("$RWSTS,GST,1024,24.1,CW*F8DC", []),
-    ("$RWBLN,1024,23.5,CW*C0C9", [WheelState("ball_launched", 1024, 23.5, "clockwise")]),
-    ("$RWNMB,1024*D383", [WheelState("no_more_bets", 1024)]),
-    ("$RWWIN,1024,17,22.8,CW,00*79DE", [WheelResult(1024, 17, 22.8, "clockwise")]),
-    ("$RWWIN,1024,17,22.8,CW,00*79DE", []),
-    ("$RWWIN,1024,18,22.8,CW,00*79DE",
-     [WheelRejected("bad_checksum", "$RWWIN,1024,18,22.8,CW,00*79DE")]),
-    ("$RWIDL,1024*BFF4", [WheelState("idle", 1024)]),
-    ("$RWGST,1025*083D", [WheelState("game_start", 1025)]),
-    ("$RWBLN,1025,24.0,CCW*A0BF",
+    ("$RWSTS,17,IDL,1023,0.0,CW*7031", [WheelOnline("rw-line/3")]),
+    ("$RWGST,18,1024*06AC", [WheelState("game_start", 1024)]),
+    ("$RWSTS,18,GST,1024,24.1,CW*7270", []),
+    ("$RWBLN,19,1024,23.5,CW*D519", [WheelState("ball_launched", 1024, 23.5, "clockwise")]),
+    ("$RWNMB,20,1024*0DBF", [WheelState("no_more_bets", 1024)]),
+    ("$RWWIN,21,1024,17,22.8,CW,00*B227", [WheelResult(1024, 17, 22.8, "clockwise")]),
+    ("$RWWIN,21,1024,17,22.8,CW,00*B227", []),
+    ("$RWWIN,21,1024,18,22.8,CW,00*B227",
+     [WheelRejected("bad_checksum", "$RWWIN,21,1024,18,22.8,CW,00*B227")]),
+    ("$RWIDL,22,1024*F93B", [WheelState("idle", 1024)]),
+    ("$RWGST,23,1025*0DAD", [WheelState("game_start", 1025)]),
+    ("$RWBLN,24,1025,24.0,CCW*C86D",
      [WheelState("ball_launched", 1025, 24.0, "counterclockwise")]),
-    ("$RWWRN,1025,08*1D1F", [WheelWarning(1025, ("misfire",)), LaunchVoid(1025, ("misfire",))]),
-    ("$RWBLN,1025,24.0,CCW*A0BF",
+    ("$RWWRN,25,1025,08*9B14", [WheelWarning(1025, ("misfire",)), LaunchVoid(1025, ("misfire",))]),
+    ("$RWBLN,26,1025,24.0,CCW*85B4",
      [WheelState("ball_launched", 1025, 24.0, "counterclockwise")]),
-    ("$RWNMB,1025*C3A2", [WheelState("no_more_bets", 1025)]),
-    ("$RWWIN,1025,0,23.2,CCW,02*542D",
-     [WheelRefused("flagged_result", 1025, "$RWWIN,1025,0,23.2,CCW,02*542D"),
+    ("$RWNMB,27,1025*D5DF", [WheelState("no_more_bets", 1025)]),
+    ("$RWWIN,28,1025,0,23.2,CCW,02*17DE",
+     [WheelRefused("flagged_result", 1025, "$RWWIN,28,1025,0,23.2,CCW,02*17DE"),
       LaunchVoid(1025, ("same_direction",))]),
-    ("$RWWRN,0,04*279B", [WheelWarning(0, ("sensor_fault",))]),
-    ("$RWIDL,1025*AFD5", [GameAbandoned(1025), WheelState("idle", 1025)]),
+    ("$RWWRN,29,0,04*3B44", [WheelWarning(0, ("sensor_fault",))]),
+    ("$RWIDL,30,1025*DA3B", [GameAbandoned(1025), WheelState("idle", 1025)]),
+    ("$RWGST,31,1026*0EEF", [WheelState("game_start", 1026)]),
+    ("$RWBLN,32,1026,25.1,CW*7F7F", [WheelState("ball_launched", 1026, 25.1, "clockwise")]),
+    ("$RWSTS,33,BLN,1026,25.1,CW*4E45", [LinesLost(1)]),
+    ("$RWWIN,34,1026,5,24.7,CW,00*34D9",
+     [WheelRefused("lines_lost", 1026, "$RWWIN,34,1026,5,24.7,CW,00*34D9")]),
+    ("$RWIDL,35,1026*A959", [GameAbandoned(1026), WheelState("idle", 1026)]),
+    ("$RWSTS,0,IDL,0,0.0,CW*DAF7", [WheelRestarted(35)]),
+    ("$RWGST,1,1027*B449", [WheelState("game_start", 1027)]),
 ]
 
 
@@ -79,7 +89,8 @@ def test_the_worked_example_line_by_line(chunk: int) -> None:
                      session=session) == expected
     counters = session.counters()
     assert counters["duplicates"] == 1 and counters["results"] == 1
-    assert counters["rejected_lines"] == 1 and counters["refused_lines"] == 1
+    assert counters["rejected_lines"] == 1 and counters["refused_lines"] == 2
+    assert counters["lines_lost"] == 1 and counters["restarts"] == 1
 
 
 def crc16_bitwise(data: bytes) -> int:
@@ -95,80 +106,199 @@ def crc16_bitwise(data: bytes) -> int:
 def test_the_checksum_of_the_protocol_s_example() -> None:
     # The catalogued check value of CRC-16/CCITT-FALSE, then PROTOCOL.md §1's example.
     assert crc16_bitwise(b"123456789") == 0x29B1
-    assert crc16_bitwise(b"RWGST,1024") == 0x181C
-    assert events_of(lines("$RWGST,1024*181C"))[1:] == [WheelState("game_start", 1024)]
-    assert events_of(lines("$RWGST,1024*181D")) == [
-        WheelRejected("bad_checksum", "$RWGST,1024*181D")]
+    assert crc16_bitwise(b"RWGST,18,1024") == 0x06AC
+    assert events_of(lines("$RWGST,18,1024*06AC"))[1:] == [WheelState("game_start", 1024)]
+    assert events_of(lines("$RWGST,18,1024*06AD")) == [
+        WheelRejected("bad_checksum", "$RWGST,18,1024*06AD")]
+
+
+def ln(body: str) -> str:
+    """A line with its CRC, computed here, not by the code under test."""
+    return f"${body}*{crc16_bitwise(body.encode()):04X}"
 
 
 def test_every_example_line_of_the_protocol_carries_its_crc() -> None:
-    damaged = "$RWWIN,1024,18,22.8,CW,00*79DE"  # §9's one damaged line
+    damaged = "$RWWIN,21,1024,18,22.8,CW,00*B227"  # §9's one damaged line
     for text, _ in EXAMPLE:
         body, digits = text[1:].split("*")
         assert (int(digits, 16) == crc16_bitwise(body.encode())) == (text != damaged)
 
 
-GAME = ["$RWGST,7*DC05", "$RWBLN,7,25.0,CW*386B"]  # game 7 started and launched
+GAME = [ln("RWGST,1,7"), ln("RWBLN,2,7,25.0,CW")]  # game 7 started and launched
+WIN = ln("RWWIN,3,7,3,25.0,CW,00")  # its result, the next line
 
 
 @pytest.mark.parametrize(("before", "line", "reason"), [
-    ([], "$RWWIN,7,3,25.0,CW,00*8E10", "no_game_in_play"),
-    (GAME, "$RWWIN,8,3,25.0,CW,00*157D", "wrong_game"),
-    (GAME[:1], "$RWWIN,7,3,25.0,CW,00*8E10", "not_launched"),
-    (GAME[:1], "$RWNMB,7*3C47", "out_of_order"),
-    (GAME, "$RWBLN,7,26.0,CW*F68B", "out_of_order"),
-    (GAME, "$RWGST,7*DC05", "out_of_order"),  # not a duplicate: BLN came after it
-    ([*GAME, "$RWWIN,7,3,25.0,CW,00*8E10"], "$RWWIN,7,4,25.0,CW,00*865B", "conflicting_result"),
-    ([*GAME, "$RWWIN,7,3,25.0,CW,00*8E10", "$RWIDL,7*B3E5"], "$RWGST,7*DC05", "old_game"),
-    ([*GAME, "$RWWRN,7,08*B73A"], "$RWWIN,7,3,25.0,CW,00*8E10", "launch_voided"),
-    (GAME, "$RWWIN,7,3,25.0,CW,08*0F18", "flagged_result"),
+    ([], ln("RWWIN,3,7,3,25.0,CW,00"), "no_game_in_play"),
+    (GAME, ln("RWWIN,3,8,3,25.0,CW,00"), "wrong_game"),
+    (GAME[:1], ln("RWWIN,2,7,3,25.0,CW,00"), "not_launched"),
+    (GAME[:1], ln("RWNMB,2,7"), "out_of_order"),
+    (GAME, ln("RWBLN,3,7,26.0,CW"), "out_of_order"),
+    (GAME, ln("RWGST,3,7"), "out_of_order"),
+    ([*GAME, WIN], ln("RWWIN,4,7,4,25.0,CW,00"), "conflicting_result"),
+    ([*GAME, WIN, ln("RWIDL,4,7")], ln("RWGST,5,7"), "old_game"),
+    ([*GAME, ln("RWWRN,3,7,08")], ln("RWWIN,4,7,3,25.0,CW,00"), "launch_voided"),
+    (GAME, ln("RWWIN,3,7,3,25.0,CW,08"), "flagged_result"),
+    (GAME, ln("RWWIN,4,7,3,25.0,CW,00"), "lines_lost"),  # line 3 never read
 ])
 def test_each_refusal_of_the_protocol_s_table(before: list[str], line: str,
                                               reason: RefusalReason) -> None:
     events = events_of(lines(*before, line))
     refusals = [e for e in events if isinstance(e, WheelRefused)]
-    game = int(re.split(r"[,*]", line)[1])
+    game = int(re.split(r"[,*]", line)[2])
     assert refusals == [WheelRefused(reason, game, line)]
     assert not any(isinstance(e, WheelResult) and e.number != 3 for e in events)
 
 
 def test_a_result_is_believed_without_no_more_bets_but_only_once() -> None:
-    events = events_of(lines(*GAME, "$RWWIN,7,3,25.0,CW,00*8E10", "$RWWIN,7,3,25.0,CW,00*8E10"))
+    events = events_of(lines(*GAME, WIN, WIN))
     assert [e for e in events if isinstance(e, WheelResult)] == [
         WheelResult(7, 3, 25.0, "clockwise")]
 
 
 def test_a_warning_voids_a_launch_whatever_game_it_names() -> None:
-    events = events_of(lines(*GAME, "$RWWRN,0,04*279B", "$RWWIN,7,3,25.0,CW,00*8E10"))
+    win = ln("RWWIN,4,7,3,25.0,CW,00")
+    events = events_of(lines(*GAME, ln("RWWRN,3,0,04"), win))
     assert events[-3:] == [WheelWarning(0, ("sensor_fault",)), LaunchVoid(7, ("sensor_fault",)),
-                           WheelRefused("launch_voided", 7, "$RWWIN,7,3,25.0,CW,00*8E10")]
+                           WheelRefused("launch_voided", 7, win)]
 
 
 def test_a_relaunch_after_a_void_gives_the_result() -> None:
-    events = events_of(lines(*GAME, "$RWWRN,7,08*B73A", GAME[1], "$RWWIN,7,3,25.0,CW,00*8E10"))
+    events = events_of(lines(*GAME, ln("RWWRN,3,7,08"), ln("RWBLN,4,7,25.0,CW"),
+                             ln("RWWIN,5,7,3,25.0,CW,00")))
     assert events[-2:] == [WheelState("ball_launched", 7, 25.0, "clockwise"),
                            WheelResult(7, 3, 25.0, "clockwise")]
 
 
 def test_a_new_game_abandons_the_one_in_play() -> None:
-    events = events_of(lines(*GAME, "$RWGST,8*2DEA"))
+    events = events_of(lines(*GAME, ln("RWGST,3,8")))
     assert events[-2:] == [GameAbandoned(7), WheelState("game_start", 8)]
 
 
+# The line counter (PROTOCOL.md §2, §5).
+
+def test_the_lines_lost_whole_that_voided_a_launch_leave_a_gap_and_no_result() -> None:
+    # Issue 16's hole: the warning that voided 7's launch and 8's start are lost;
+    # the stale result line for 7 the wheel then sent is not believed.
+    win = ln("RWWIN,5,7,3,25.0,CW,00")
+    events = events_of(lines(*GAME, win))
+    assert events[-2:] == [LinesLost(2), WheelRefused("lines_lost", 7, win)]
+
+
+def test_after_a_gap_a_result_waits_for_the_next_game_start() -> None:
+    events = events_of(lines(*GAME, ln("RWNMB,4,7"), ln("RWWIN,5,7,3,25.0,CW,00"),
+                             ln("RWIDL,6,7"), ln("RWBLN,7,8,25.0,CW"),
+                             ln("RWGST,8,9"), ln("RWBLN,9,9,25.0,CW"),
+                             ln("RWWIN,10,9,11,25.0,CW,00")))
+    assert [e for e in events if isinstance(e, LinesLost)] == [LinesLost(1)]
+    assert [e for e in events if isinstance(e, WheelResult)] == [
+        WheelResult(9, 11, 25.0, "clockwise")]
+    assert [e.reason for e in events if isinstance(e, WheelRefused)] == [
+        "lines_lost", "no_game_in_play"]
+
+
+def test_a_game_start_that_shows_a_gap_starts_a_game_believed() -> None:
+    # The lines lost came before the start: they were another game's.
+    events = events_of(lines(*GAME, ln("RWGST,6,8"), ln("RWBLN,7,8,25.0,CW"),
+                             ln("RWWIN,8,8,11,25.0,CW,00")))
+    assert events[-5:] == [LinesLost(3), GameAbandoned(7), WheelState("game_start", 8),
+                           WheelState("ball_launched", 8, 25.0, "clockwise"),
+                           WheelResult(8, 11, 25.0, "clockwise")]
+
+
+def test_a_status_line_shows_the_gap_before_the_next_game_line() -> None:
+    events = events_of(lines(*GAME, ln("RWSTS,2,BLN,7,25.0,CW"), ln("RWSTS,4,BLN,7,25.0,CW"),
+                             ln("RWSTS,4,BLN,7,25.0,CW"), ln("RWWIN,5,7,3,25.0,CW,00")))
+    assert events[-2:] == [LinesLost(2), WheelRefused("lines_lost", 7,
+                                                      ln("RWWIN,5,7,3,25.0,CW,00"))]
+
+
+def test_a_lost_status_line_costs_nothing() -> None:
+    # Status lines are not counted: the counter of a game line follows the last game line.
+    events = events_of(lines(ln("RWSTS,0,IDL,0,0.0,CW"), ln("RWGST,1,7"),
+                             ln("RWBLN,2,7,25.0,CW"), WIN))
+    assert events[-1] == WheelResult(7, 3, 25.0, "clockwise")
+    assert not any(isinstance(e, LinesLost) for e in events)
+
+
+def test_the_counter_wraps_from_9999_to_1() -> None:
+    wrapped = [ln("RWGST,9998,7"), ln("RWBLN,9999,7,25.0,CW"), ln("RWNMB,1,7"),
+               ln("RWWIN,2,7,3,25.0,CW,00")]
+    assert events_of(lines(*wrapped))[-1] == WheelResult(7, 3, 25.0, "clockwise")
+    # A gap across the wrap: 9999 and 1 lost.
+    events = events_of(lines(ln("RWGST,9997,7"), ln("RWBLN,9998,7,25.0,CW"),
+                             ln("RWWIN,2,7,3,25.0,CW,00")))
+    assert events[-2:] == [LinesLost(2), WheelRefused("lines_lost", 7,
+                                                      ln("RWWIN,2,7,3,25.0,CW,00"))]
+
+
+def test_the_wheel_s_restart_abandons_the_game_and_counts_from_0() -> None:
+    session = WheelSensorSession()
+    stale = ln("RWWIN,1,7,3,25.0,CW,00")  # game 7's result, after the restart
+    events = events_of(lines(*GAME, ln("RWSTS,0,IDL,0,0.0,CW"), ln("RWSTS,0,IDL,0,0.0,CW"),
+                             stale, ln("RWGST,2,8"), ln("RWBLN,3,8,25.0,CW"),
+                             ln("RWWIN,4,8,3,25.0,CW,00")),
+                       session=session)
+    assert events[3:] == [
+        WheelRestarted(2), GameAbandoned(7), WheelRefused("no_game_in_play", 7, stale),
+        WheelState("game_start", 8), WheelState("ball_launched", 8, 25.0, "clockwise"),
+        WheelResult(8, 3, 25.0, "clockwise")]
+    assert session.counters()["restarts"] == 1
+
+
+def test_after_a_restart_the_same_bytes_as_before_are_new_lines() -> None:
+    # Powered up, idle, power cut, powered up, idle, a game: the idle line after
+    # each power-up is the same bytes, the second one a line of the new count.
+    idle = ln("RWIDL,1,0")
+    events = events_of(lines(ln("RWSTS,0,IDL,0,0.0,CW"), idle, ln("RWSTS,0,IDL,0,0.0,CW"),
+                             idle, ln("RWGST,2,8")))
+    assert events[1:] == [WheelState("idle", 0), WheelRestarted(1), WheelState("idle", 0),
+                          WheelState("game_start", 8)]
+
+
+def test_a_restart_whose_status_lines_were_lost_is_a_gap() -> None:
+    # No status line with 0 was read: the counter went back, which the station
+    # reads as a gap of nearly a whole turn, and doubts all the same.
+    events = events_of(lines(*GAME, ln("RWNMB,3,7"), ln("RWGST,1,8"), ln("RWBLN,2,8,25.0,CW"),
+                             ln("RWWIN,3,8,3,25.0,CW,00")))
+    assert events[-4:] == [GameAbandoned(7), WheelState("game_start", 8),
+                           WheelState("ball_launched", 8, 25.0, "clockwise"),
+                           WheelResult(8, 3, 25.0, "clockwise")]
+    assert LinesLost(9996) in events  # 4..9999, as the counter reads it
+
+
+def test_a_game_line_with_counter_0_is_rejected() -> None:
+    assert events_of(lines(ln("RWGST,0,7")))[1:] == [WheelRejected("bad_field", ln("RWGST,0,7"))]
+
+
+def test_the_same_line_again_is_a_duplicate_not_a_counter_gone_back() -> None:
+    session = WheelSensorSession()
+    warning = ln("RWWRN,3,7,08")
+    events = events_of(lines(*GAME, warning, warning, ln("RWBLN,4,7,25.0,CW"),
+                             ln("RWWIN,5,7,3,25.0,CW,00")), session=session)
+    assert events[-2:] == [WheelState("ball_launched", 7, 25.0, "clockwise"),
+                           WheelResult(7, 3, 25.0, "clockwise")]
+    assert session.counters()["duplicates"] == 1
+
+
 @pytest.mark.parametrize(("line", "reason"), [
-    ("$RWGST,1024", "malformed"),  # no checksum
-    ("$RWGST,1024*181c", "malformed"),  # lower-case hex
+    ("$RWGST,1,1024", "malformed"),  # no checksum
+    (ln("RWGST,1,1024").lower().replace("$rwgst", "$RWGST"), "malformed"),  # lower-case hex
     ("$RWGST,1024*6E", "malformed"),  # rw-line 1's XOR checksum, two digits
-    ("RWGST,1024*181C", None),  # no "$": noise, nothing said
-    ("$RWGST,1024*181D", "bad_checksum"),
-    ("$RWXYZ,1*AECA", "unknown_sentence"),
-    ("$RWWIN,1024,37,22.8,CW,00*F318", "bad_field"),  # no pocket 37
-    ("$RWWIN,1024,07,22.8,CW,00*3CBD", "bad_field"),  # a leading zero
-    ("$RWWRN,1,00*11AB", "bad_field"),  # a warning without a flag
-    ("$RWWRN,1,10*229A", "bad_field"),  # a reserved flag
-    ("$RWGST,0*ACE2", "bad_field"),  # game 0 starts nothing
-    ("$RWBLN,1,25,CW*BD6A", "bad_field"),  # rpm without its decimal
-    ("$RWBLN,1,25.0,XX*4C85", "bad_field"),
+    ("RWGST,1,1024*" + ln("RWGST,1,1024")[-4:], None),  # no "$": noise, nothing said
+    ("$RWGST,18,1024*06AD", "bad_checksum"),
+    ("$RWGST,1024*181C", "bad_field"),  # an rw-line 2 line: no counter
+    (ln("RWXYZ,1,1"), "unknown_sentence"),
+    (ln("RWWIN,1,1024,37,22.8,CW,00"), "bad_field"),  # no pocket 37
+    (ln("RWWIN,1,1024,07,22.8,CW,00"), "bad_field"),  # a leading zero
+    (ln("RWWIN,01,1024,7,22.8,CW,00"), "bad_field"),  # a counter with a leading zero
+    (ln("RWGST,10000,1024"), "bad_field"),  # past the counter's 9999
+    (ln("RWWRN,1,1,00"), "bad_field"),  # a warning without a flag
+    (ln("RWWRN,1,1,10"), "bad_field"),  # a reserved flag
+    (ln("RWGST,1,0"), "bad_field"),  # game 0 starts nothing
+    (ln("RWBLN,1,1,25,CW"), "bad_field"),  # rpm without its decimal
+    (ln("RWBLN,1,1,25.0,XX"), "bad_field"),
+    (ln("RWIDL"), "bad_field"),  # no field at all
 ])
 def test_each_rejection_has_its_reason(line: str, reason: RejectReason | None) -> None:
     events = [e for e in events_of(lines(line)) if not isinstance(e, WheelOnline)]
@@ -176,20 +306,20 @@ def test_each_rejection_has_its_reason(line: str, reason: RejectReason | None) -
 
 
 def test_a_line_with_a_bad_checksum_does_not_bring_the_wheel_online() -> None:
-    assert events_of(lines("$RWGST,1024*181D")) == [
-        WheelRejected("bad_checksum", "$RWGST,1024*181D")]
+    assert events_of(lines("$RWGST,18,1024*06AD")) == [
+        WheelRejected("bad_checksum", "$RWGST,18,1024*06AD")]
     # A checked line of an unknown sentence does: something speaks the protocol.
-    assert events_of(lines("$RWXYZ,1*AECA")) == [
-        WheelOnline("rw-line/2"), WheelRejected("unknown_sentence", "$RWXYZ,1*AECA")]
+    assert events_of(lines(ln("RWXYZ,1,1"))) == [
+        WheelOnline("rw-line/3"), WheelRejected("unknown_sentence", ln("RWXYZ,1,1"))]
 
 
 def test_resync_after_garbage_a_cut_line_and_an_overlong_one() -> None:
-    data = (b"\x00\xffgarbage\r\n" + b"$RWGST,10" + b"$RWGST,7*DC05\r\n"
-            + b"$RW" + b"9" * 200 + b"\r\n" + b"$RW\xff*0000\r\n" + b"$RWBLN,7,25.0,CW*386B\r\n")
+    data = (b"\x00\xffgarbage\r\n" + b"$RWGST,10" + lines(GAME[0])
+            + b"$RW" + b"9" * 200 + b"\r\n" + b"$RW\xff*0000\r\n" + lines(GAME[1]))
     session = WheelSensorSession()
     assert events_of(data, session=session) == [
         WheelRejected("truncated", "$RWGST,10"),
-        WheelOnline("rw-line/2"),
+        WheelOnline("rw-line/3"),
         WheelState("game_start", 7),
         WheelRejected("overlong", "$RW" + "9" * 77),
         WheelRejected("malformed", "$RW\\xff*0000"),
@@ -201,24 +331,35 @@ def test_resync_after_garbage_a_cut_line_and_an_overlong_one() -> None:
 def test_offline_after_silence_online_at_the_next_line_and_the_game_kept() -> None:
     session = WheelSensorSession(status_timeout=3.0)
     session.connected(0.0)
-    assert session.received(lines(*GAME), 0.5).events[0] == WheelOnline("rw-line/2")
+    assert session.received(lines(*GAME), 0.5).events[0] == WheelOnline("rw-line/3")
     assert session.tick(3.4).events == []
     assert session.tick(3.5).events == [WheelOffline("no line from the wheel for 3 s")]
     assert session.tick(9.0).events == []
     assert session.disconnected("unplugged").events == [WheelOffline("unplugged")]
     session.connected(10.0)
-    assert session.received(lines("$RWWIN,7,3,25.0,CW,00*8E10"), 10.0).events == [
-        WheelOnline("rw-line/2"), WheelResult(7, 3, 25.0, "clockwise")]
+    assert session.received(lines(WIN), 10.0).events == [
+        WheelOnline("rw-line/3"), WheelResult(7, 3, 25.0, "clockwise")]
+
+
+def test_unplugged_while_the_wheel_played_a_line_the_result_is_refused() -> None:
+    session = WheelSensorSession()
+    session.connected(0.0)
+    session.received(lines(*GAME), 0.0)
+    session.disconnected("unplugged")
+    session.connected(1.0)
+    win = ln("RWWIN,4,7,3,25.0,CW,00")  # line 3, sent while unplugged, never read
+    assert session.received(lines(win), 1.0).events == [
+        WheelOnline("rw-line/3"), LinesLost(1), WheelRefused("lines_lost", 7, win)]
 
 
 def test_a_line_cut_by_an_unplug_is_dropped_not_joined_to_the_next() -> None:
     session = WheelSensorSession()
     session.connected(0.0)
-    session.received(lines(*GAME) + b"$RWWIN,7,3,25", 0.0)
+    session.received(lines(*GAME) + WIN.encode()[:13], 0.0)
     session.disconnected("unplugged")
     session.connected(1.0)
-    events = session.received(b".0,CW,00*8E10\r\n$RWNMB,7*3C47\r\n", 1.0).events
-    assert events == [WheelOnline("rw-line/2"), WheelState("no_more_bets", 7)]
+    events = session.received(WIN.encode()[13:] + b"\r\n" + lines(ln("RWNMB,3,7")), 1.0).events
+    assert events == [WheelOnline("rw-line/3"), WheelState("no_more_bets", 7)]
 
 
 def test_an_event_not_taken_is_lost_and_counted() -> None:
