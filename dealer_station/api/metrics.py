@@ -150,6 +150,9 @@ class StationCollector(Collector):
             labels=t,
         )
         devices = gauge("device_online", "1 if the device is online.", [*t, "device"])
+        in_play = gauge(
+            "round_open", "1 while a round is in play (opened, not yet settled or voided)."
+        )
         settled_at = gauge(
             "last_settled_timestamp_seconds", "When the table's last round settled (Unix time)."
         )
@@ -180,6 +183,7 @@ class StationCollector(Collector):
             active.add_metric([table], len(actor.alarms.active))
             for device, (state, _) in sorted(actor.devices.items()):
                 devices.add_metric([table, device], 1 if state == "online" else 0)
+            in_play.add_metric([table], 0 if actor.state is None or actor.state.round_over else 1)
             if actor.last_result is not None:
                 settled_at.add_metric([table], unix_time(json.loads(actor.last_result)["at"]))
             publisher = self.station.publishers.get(table)
@@ -216,4 +220,5 @@ class StationCollector(Collector):
                     sample.add_metric([table, test], n)
         yield from rounds.values()
         yield from (cards, refusals, alarms, active, connected, backlog, oldest, to_puback)
-        yield from (devices, settled_at, *link.values(), frames, integrity, adjusted, sample)
+        yield from (devices, in_play, settled_at, *link.values(), frames)
+        yield from (integrity, adjusted, sample)
