@@ -14,8 +14,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
+from dealer_station.api.bodies import example
 from dealer_station.payloads import DeviceState
 
 if TYPE_CHECKING:
@@ -26,12 +27,24 @@ Reason = Literal["replaying", "broker_down", "device_offline"]
 
 
 class NotReady(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
     reason: Reason
     table: str
     device: str | None = Field(None, description="the device offline, for device_offline")
 
 
 class Readiness(BaseModel):
+    model_config = example(
+        {
+            "ready": False,
+            "reasons": [
+                {"reason": "broker_down", "table": "bac-1", "device": None},
+                {"reason": "device_offline", "table": "bac-1", "device": "shoe"},
+            ],
+        }
+    )
+
     ready: bool
     reasons: list[NotReady] = Field(description="empty when ready")
 
