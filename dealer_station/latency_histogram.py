@@ -49,6 +49,10 @@ class LatencyHistogram:
         self.counts[bisect.bisect_left(self.bounds, seconds)] += 1
         self.sum += seconds
 
+    @property
+    def count(self) -> int:
+        return sum(self.counts)
+
     def cumulative(self) -> list[tuple[float, int]]:
         """(upper bound, observations at or below it), +Inf last."""
         out: list[tuple[float, int]] = []
