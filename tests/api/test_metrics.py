@@ -18,7 +18,7 @@ import pytest
 from prometheus_client import CONTENT_TYPE_LATEST
 from support.broker import Broker, Subscriber
 from support.scrape import families, value
-from support.station_rig import SLOW, Rig, running, station_config
+from support.station_rig import Rig, running, shoe_tables, station_config
 
 from drivers.shoe.simulator import FramedShoeSimulator
 
@@ -38,12 +38,8 @@ def sim() -> Iterator[FramedShoeSimulator]:
 def rig(
     module_broker: Broker, sim: FramedShoeSimulator, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[Rig]:
-    tables = [
-        {"id": "bac", "game": "baccarat", "timers": SLOW,
-         "shoe": {"port": sim.port, "heartbeat_timeout": 1.0}},
-        {"id": "rou", "game": "roulette", "timers": SLOW},
-    ]
-    config = station_config(tmp_path_factory.mktemp("station"), module_broker.port, tables)
+    work = tmp_path_factory.mktemp("station")
+    config = station_config(work, module_broker.port, shoe_tables(sim.port))
     with running(config) as r:
         r.wait_until(lambda: r.get("/readyz").status_code == 200)
         yield r

@@ -13,7 +13,7 @@ from typing import Any
 
 import httpx
 from support.broker import Broker, free_port
-from support.station_rig import SLOW, TABLES, Rig, running, station_config
+from support.station_rig import TABLES, Rig, running, shoe_tables, station_config
 
 from dealer_station.api.app import create_app
 from dealer_station.api.readiness import TableLinks, readiness
@@ -67,10 +67,8 @@ def test_readiness_names_every_reason_and_a_replaying_table_alone() -> None:
 
 def test_readyz_follows_the_broker_and_the_shoe(broker: Broker, tmp_path: Path) -> None:
     with FramedShoeSimulator(decks=8, seed=7) as sim:
-        tables = [{"id": "bac", "game": "baccarat", "timers": SLOW,
-                   "shoe": {"port": sim.port, "heartbeat_timeout": 1.0}}]
         rig: Rig
-        with running(station_config(tmp_path, broker.port, tables)) as rig:
+        with running(station_config(tmp_path, broker.port, shoe_tables(sim.port)[:1])) as rig:
 
             def readyz_is(status: int, body: dict[str, Any]) -> None:
                 rig.wait_until(lambda: rig.get("/readyz").status_code == status, timeout=30)

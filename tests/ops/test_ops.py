@@ -18,9 +18,9 @@ from typing import Any
 
 import pytest
 import yaml
-from support.broker import Broker
+from support.broker import running_broker
 from support.scrape import exposed_names
-from support.station_rig import SLOW, Rig, running, station_config
+from support.station_rig import running, shoe_tables, station_config
 
 from drivers.shoe.simulator import FramedShoeSimulator
 
@@ -91,24 +91,18 @@ def test_every_dashboard_query_is_promql(tmp_path: Path) -> None:
 @pytest.fixture(scope="module")
 def scraped(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The /metrics of a station with a framed shoe and a roulette table."""
-    from support.broker import running_broker
-
     work = tmp_path_factory.mktemp("ops")
     for broker in running_broker(work):
-        yield _scrape(broker, work)
+        yield _scrape(broker.port, work)
 
 
-def _scrape(broker: Broker, work: Path) -> str:
-    with FramedShoeSimulator(decks=8, seed=3) as sim:
-        tables = [
-            {"id": "bac", "game": "baccarat", "timers": SLOW,
-             "shoe": {"port": sim.port, "heartbeat_timeout": 1.0}},
-            {"id": "rou", "game": "roulette", "timers": SLOW},
-        ]
-        rig: Rig
-        with running(station_config(work, broker.port, tables)) as rig:
-            rig.wait_until(lambda: rig.get("/readyz").status_code == 200)
-            return rig.get("/metrics", "viewer").text
+def _scrape(broker_port: int, work: Path) -> str:
+    with (
+        FramedShoeSimulator(decks=8, seed=3) as sim,
+        running(station_config(work, broker_port, shoe_tables(sim.port))) as rig,
+    ):
+        rig.wait_until(lambda: rig.get("/readyz").status_code == 200)
+        return rig.get("/metrics", "viewer").text
 
 
 def test_every_metric_the_rules_and_the_dashboard_use_is_exposed(scraped: str) -> None:
