@@ -56,6 +56,7 @@ from paho.mqtt.enums import CallbackAPIVersion
 from dealer_station.actor import TableActor
 from dealer_station.config import parse_config
 from dealer_station.journal import Answer, OutMessage, Record
+from dealer_station.latency_histogram import LatencyHistogram
 from dealer_station.shoe_bridge import ShoeBridge
 from dealer_station.station import Station
 from dealer_station.table_inputs import Alarm, Command, DeviceChange, Outcome
@@ -293,6 +294,8 @@ def main() -> None:
     acks: dict[int, float] = {}
     commits: list[float] = []
     probe: StageProbe | None = None
+    # The station's own histogram of the same cards (/metrics), read after the run.
+    histogram: list[LatencyHistogram] = []
 
     async def run_station() -> None:
         nonlocal probe
@@ -317,6 +320,7 @@ def main() -> None:
             await asyncio.sleep(0.01)
         publisher = station.publishers["bac"]
         publisher.on_puback = acks.__setitem__
+        histogram.append(publisher.card_to_puback)
         if probe is not None:
             publisher.link.client.loop_write = probe.watch_writes(  # type: ignore[method-assign]
                 publisher.link.client.loop_write
@@ -347,6 +351,11 @@ def main() -> None:
     print("its floors, measured in the same minutes:")
     report("journal commit", commits)
     report("bare chain", chain)
+    own = histogram[0]
+    print(
+        f"  the station's own histogram (/metrics) n={own.count}  p50 in {bucket(own, 0.5)}  "
+        f"p99 in {bucket(own, 0.99)}  (from the shoe thread: without the PTY's share)"
+    )
     if probe is not None:
         steps = [
             s
@@ -354,6 +363,16 @@ def main() -> None:
             if m["seq"] in acks and (s := probe.steps(w, m["seq"], acks[m["seq"]])) is not None
         ]
         report_steps(steps)
+
+
+def bucket(histogram: LatencyHistogram, q: float) -> str:
+    """The histogram's bucket that holds its quantile ``q``, in ms."""
+    lower = 0.0
+    for bound, n in histogram.cumulative():
+        if n >= q * histogram.count:
+            return f"({lower * 1000:g}, {bound * 1000:g}] ms"
+        lower = bound
+    return "(none)"
 
 
 def report(name: str, values: list[float]) -> None:

@@ -73,6 +73,8 @@ class TableActor:
     latest: TableChange = field(init=False)
     # The record the last start's snapshot folded in (0: the start replayed all).
     recovered_from: int = field(init=False, default=0)
+    # False until `recover` has rebuilt the table: until then it is not ready (/readyz).
+    recovered: bool = field(init=False, default=False)
     snapshots: SnapshotSchedule = field(init=False)
     _snapshot_format: str = field(init=False, default="", repr=False)
     # What the input in hand has journaled so far: its change.
@@ -145,6 +147,7 @@ class TableActor:
             self.handle(Alarm("replay_refused", replay_refused(problems), "station"))
         if changed is not None:
             self.handle(Alarm("journal_changed", changed, "station"))
+        self.recovered = True
 
     def save_snapshot(self) -> None:
         """Store the table as it stands after its last journaled record."""
@@ -258,7 +261,8 @@ class TableActor:
         else:
             outcome = table_writes.command(self, item, now)
         self.timer.arm(self.state)
-        self.latest = self._change(tuple(self._records), tuple(self._messages))
+        read_at = item.read_at if isinstance(item, Command) else None
+        self.latest = self._change(tuple(self._records), tuple(self._messages), read_at)
         # The listeners first: a device thread woken by the reply would take the
         # interpreter lock from the publisher about to send the round events.
         self.listeners.notify(self.latest)
@@ -271,7 +275,10 @@ class TableActor:
         return outcome
 
     def _change(
-        self, records: tuple[Record, ...] = (), messages: tuple[OutMessage, ...] = ()
+        self,
+        records: tuple[Record, ...] = (),
+        messages: tuple[OutMessage, ...] = (),
+        read_at: float | None = None,
     ) -> TableChange:
         return TableChange(
             self.id,
@@ -286,6 +293,7 @@ class TableActor:
             dict(self.devices),
             self.boot,
             self.stats.moment(self.state.game if self.state is not None else ""),
+            read_at,
         )
 
     def write(

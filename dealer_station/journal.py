@@ -521,6 +521,23 @@ class Journal:
         )
         return [OutMessage(*row) for row in rows]
 
+    def size_bytes(self) -> int:
+        """What the journal takes on disk: the database and its write-ahead log."""
+        total = 0
+        for file in (self.path, self.path.with_name(self.path.name + "-wal")):
+            with contextlib.suppress(FileNotFoundError):  # no WAL yet, or checkpointed away
+                total += file.stat().st_size
+        return total
+
+    def message_at(self, table: str, msg_seq: int) -> str | None:
+        """The ``at`` of the record that put the table's message ``msg_seq`` in the outbox."""
+        row = self._db.execute(
+            "SELECT journal.at FROM outbox JOIN journal ON journal.seq = outbox.journal_seq"
+            " WHERE outbox.table_id = ? AND outbox.msg_seq = ?",
+            (table, msg_seq),
+        ).fetchone()
+        return None if row is None else str(row[0])
+
     def acked(self, table: str) -> int:
         row = self._db.execute("SELECT msg_seq FROM acked WHERE table_id = ?", (table,)).fetchone()
         return int(row[0]) if row else 0

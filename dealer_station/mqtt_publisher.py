@@ -21,6 +21,7 @@ from dealer_station.actor import TableActor
 from dealer_station.clock import iso, utc_now
 from dealer_station.config import MqttConfig
 from dealer_station.journal import Journal, OutMessage
+from dealer_station.latency_histogram import CARD_BUCKETS_S, LatencyHistogram
 from dealer_station.mqtt_link import MqttLink
 from dealer_station.payloads import Availability, DeviceState
 from dealer_station.table_change import TableChange
@@ -69,6 +70,10 @@ class TablePublisher:
         # Told (msg_seq, time.perf_counter() of the PUBACK) for each round event
         # the broker acknowledged: the latency benchmark's probe.
         self.on_puback: Callable[[int, float], None] | None = None
+        # A card's time from the shoe's thread to the PUBACK of its round event
+        # (/metrics), and the read time of each card whose event awaits it.
+        self.card_to_puback = LatencyHistogram(CARD_BUCKETS_S)
+        self._card_read_at: dict[int, float] = {}
         self.link = MqttLink(
             config,
             client_id,
@@ -111,6 +116,13 @@ class TablePublisher:
     def backlog(self) -> int:
         return self.latest.msg_seq - self.acked
 
+    def oldest_unacked_at(self) -> str | None:
+        """When the oldest message the broker has not acknowledged was journaled
+        (its record's ``at``), or None when it has them all."""
+        if self.backlog <= 0:
+            return None
+        return self.journal.message_at(self.actor.id, self.acked + 1)
+
     # -- the loop's side ------------------------------------------------------------------------
 
     def _availability(self, state: DeviceState, detail: str = "", connection: int = 0) -> str:
@@ -150,6 +162,9 @@ class TablePublisher:
             return  # a retained state message, or from a connection gone since
         if self.on_puback is not None:
             self.on_puback(msg_seq, when)
+        read_at = self._card_read_at.pop(msg_seq, None)
+        if read_at is not None:
+            self.card_to_puback.observe(when - read_at)
         self.acked_above.add(msg_seq)
         advanced = self.acked
         while advanced + 1 in self.acked_above:
@@ -191,6 +206,9 @@ class TablePublisher:
         # studio waits for. The retained state follows a moment later, once per
         # burst of changes, after the loop has taken the events' PUBACKs.
         self.latest = change
+        if change.read_at is not None and change.messages:
+            # The card's own event comes first; what it caused (a settlement) after.
+            self._card_read_at[change.messages[0].msg_seq] = change.read_at
         if change.messages and self.next_seq < change.messages[0].msg_seq:
             self._pump()  # older messages wait in the outbox: they go first
         else:

@@ -33,6 +33,7 @@ import asyncio
 import concurrent.futures
 import contextlib
 import logging
+import time
 from collections import deque
 from dataclasses import dataclass
 from typing import NoReturn
@@ -182,6 +183,8 @@ class ShoeBridge:
                                                              REMEMBERED_CARDS))
 
         def post(event: ShoeEvent) -> None:
+            # The station has the card decoded: its time to the PUBACK starts now.
+            read_at = time.perf_counter()
             item, card = self._input(event)
             if item is None:
                 return
@@ -190,6 +193,8 @@ class ShoeBridge:
                 return
             reply: concurrent.futures.Future[Outcome] = concurrent.futures.Future()
             item.reply = reply
+            if isinstance(event, CardDrawn):
+                item.read_at = read_at
             # Named, not shown: a log line must not carry a face-down card's value.
             what = f"{type(event).__name__} {card or '(unnamed)'}"
             try:

@@ -78,6 +78,8 @@ class TableChange:
     devices: Mapping[str, tuple[DeviceState, str]]
     boot: str
     stats: StatsMoment
+    # The input's `Command.read_at`, when its device said when it had it.
+    read_at: float | None = None
 
     @cached_property
     def round_state(self) -> RoundState | None:

@@ -37,6 +37,9 @@ class Command:
     expect: Precondition | None = None
     # The client's idempotency key: a retry gets the first answer, nothing more.
     key: IdempotencyKey | None = None
+    # When the device's thread had the input (``time.perf_counter()``): a card's
+    # time from the shoe to the broker's PUBACK starts here (/metrics).
+    read_at: float | None = None
 
 
 @dataclass

@@ -29,7 +29,10 @@ ROOT = Path(__file__).resolve().parents[1]
 SERIAL = frozenset({"serial"})  # "a link that owns the port and its thread" (drivers/shoe)
 CAMERA = frozenset({"cv2"})  # "OpenCV capture" (drivers/camera.py), and vision's image work
 MQTT = frozenset({"paho", "amqtt"})  # the runtime's publisher, and the demo's broker
-HTTP = frozenset({"fastapi", "starlette", "uvicorn", "websockets", "fastapi_offline"})  # the API
+# The API, and /metrics' exposition (the runtime keeps its figures in plain objects).
+HTTP = frozenset(
+    {"fastapi", "starlette", "uvicorn", "websockets", "fastapi_offline", "prometheus_client"}
+)
 
 
 @dataclass(frozen=True)

@@ -11,8 +11,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from fastapi import FastAPI, Request
-from fastapi.responses import JSONResponse, PlainTextResponse
+from fastapi.responses import JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
+from prometheus_client import CONTENT_TYPE_LATEST
 
 from dealer_station import __version__
 from dealer_station.api import (
@@ -32,7 +33,8 @@ from dealer_station.api.context import Context, StationContext
 from dealer_station.api.feed import TableFeed
 from dealer_station.api.guard import Guard
 from dealer_station.api.history import History
-from dealer_station.api.metrics import render
+from dealer_station.api.metrics import exposition, registry_for
+from dealer_station.api.readiness import Readiness, readiness, table_links
 
 if TYPE_CHECKING:
     # The station imports this package to serve it: no import cycle at run time.
@@ -62,20 +64,35 @@ def describe() -> FastAPI:
         """Alive, and how its links are: ``degraded`` when a broker link or a device is down."""
         report: dict[str, Any] = {}
         healthy = True
-        for table, actor in ctx.station.actors.items():
-            publisher = ctx.station.publishers.get(table)
-            broker = publisher is not None and publisher.connected
-            devices = {d: s for d, (s, _) in actor.devices.items()}
-            healthy &= broker and all(s == "online" for s in devices.values())
-            report[table] = {"broker": "online" if broker else "offline", **devices}
+        for table, links in table_links(ctx.station).items():
+            healthy &= links.broker and all(s == "online" for s in links.devices.values())
+            report[table] = {"broker": "online" if links.broker else "offline", **links.devices}
         return {"status": "ok" if healthy else "degraded", "tables": report}
 
-    @app.get("/metrics", tags=["station"], response_class=PlainTextResponse)
-    async def metrics(ctx: Context) -> str:
-        """Prometheus text format: rounds, cards, refusals, alarms, MQTT link and
-        backlog, devices, the shoe link's counters. Any token of the station
-        (a viewer's for a Prometheus), unless ``[http] metrics_open``."""
-        return render(ctx.station, ctx.feeds)
+    @app.get(
+        "/readyz",
+        tags=["station"],
+        response_model=Readiness,
+        responses={503: {"model": Readiness, "description": "Not ready, and why"}},
+    )
+    async def readyz(ctx: Context) -> JSONResponse:
+        """Ready to deal: 200, or 503 while a table replays its journal, its
+        broker link is down or one of its devices is offline (``reasons`` say which)."""
+        ready = readiness(table_links(ctx.station))
+        return JSONResponse(ready.model_dump(), status_code=200 if ready.ready else 503)
+
+    @app.get(
+        "/metrics",
+        tags=["station"],
+        response_class=Response,
+        responses={200: {"content": {CONTENT_TYPE_LATEST: {"schema": {"type": "string"}}}}},
+    )
+    async def metrics(ctx: Context) -> Response:
+        """Prometheus text format (docs/api.md, "Metrics"): rounds, cards,
+        refusals, alarms, the MQTT link, its backlog and a card's time to PUBACK,
+        devices, the shoe link, the journal, the process. Any token of the
+        station (a viewer's for a Prometheus), unless ``[http] metrics_open``."""
+        return exposition(ctx.metrics)
 
     for module in (
         tables,
@@ -101,7 +118,9 @@ def create_app(station: Station) -> FastAPI:
     for feed in feeds.values():
         feed.start()
     authority = Authority(station.config.auth)
-    app.state.context = StationContext(station, authority, History(station.journal.path), feeds)
+    app.state.context = StationContext(
+        station, authority, History(station.journal.path), feeds, registry_for(station, feeds)
+    )
     # Outermost of the app's own layers: nothing reads a body before it.
     app.add_middleware(Guard, authority=authority, http=station.config.http)
 

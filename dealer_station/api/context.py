@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Annotated
 
 from fastapi import Depends, HTTPException, Request, status
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from prometheus_client import CollectorRegistry
 
 from dealer_station.actor import TableActor
 from dealer_station.api.auth import Authority, Principal
@@ -33,6 +34,8 @@ class StationContext:
     authority: Authority
     history: History
     feeds: dict[str, TableFeed]
+    # /metrics: this app's own registry (api/metrics.py), never a global one.
+    metrics: CollectorRegistry
 
 
 def context(request: Request) -> StationContext:

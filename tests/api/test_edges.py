@@ -89,7 +89,7 @@ def test_the_token_is_checked_before_the_body_is_read(rig: Rig) -> None:
 def test_metrics_need_a_token(rig: Rig) -> None:
     assert rig.get("/metrics").status_code == 401
     assert rig.get("/metrics", "not-a-token").status_code == 401
-    assert "dealer_station_rounds_total" in rig.get("/metrics", "viewer").text
+    assert "dealer_station_rounds_opened_total" in rig.get("/metrics", "viewer").text
 
 
 @pytest.fixture
@@ -100,7 +100,7 @@ def open_metrics(module_broker: Broker, tmp_path: Path) -> Iterator[Rig]:
 
 
 def test_the_config_can_open_metrics(open_metrics: Rig) -> None:
-    assert "dealer_station_rounds_total" in open_metrics.get("/metrics").text
+    assert "dealer_station_rounds_opened_total" in open_metrics.get("/metrics").text
     # Only /metrics: the API still needs its token.
     assert open_metrics.get("/tables/bac/state").status_code == 401
 

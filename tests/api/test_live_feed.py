@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 from support.broker import Broker, Subscriber
+from support.scrape import value
 from support.station_rig import TOKENS, Rig
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
@@ -67,14 +68,6 @@ def test_the_feed_carries_the_mqtt_payloads(rig: Rig, module_broker: Broker) -> 
         rig.post("/tables/bac/pit-boss/void", "pit_boss", {"why": "end of test"})
 
 
-def metric(text: str, name: str, **labels: str) -> float:
-    wanted = ",".join(f'{k}="{v}"' for k, v in sorted(labels.items()))
-    for line in text.splitlines():
-        if line.startswith(f"{name}{{{wanted}}} "):
-            return float(line.split()[-1])
-    raise AssertionError(f"no {name}{{{wanted}}} in /metrics")
-
-
 def test_metrics_count_what_happened(rig: Rig) -> None:
     before = rig.get("/metrics", "viewer").text
     rig.post("/tables/rou/round/open", "croupier")
@@ -82,15 +75,16 @@ def test_metrics_count_what_happened(rig: Rig) -> None:
     rig.post("/tables/rou/round/close-bets", "croupier")
     rig.post("/tables/rou/wheel/result", "croupier", {"number": 0})
     after = rig.get("/metrics", "viewer").text
-    for event in ("opened", "settled"):
-        grew = metric(after, "dealer_station_rounds_total", table="rou", event=event)
-        assert grew == metric(before, "dealer_station_rounds_total", table="rou", event=event) + 1
-    refused = metric(
+    for name in ("dealer_station_rounds_opened_total", "dealer_station_rounds_settled_total"):
+        assert value(after, name, table="rou") == value(before, name, table="rou") + 1
+    voided = "dealer_station_rounds_voided_total"
+    assert value(after, voided, table="rou") == value(before, voided, table="rou")
+    refused = value(
         after, "dealer_station_refusals_total", table="rou", reason="round_in_progress"
     )
     assert refused >= 1
-    assert metric(after, "dealer_station_mqtt_connected", table="rou") == 1
-    assert metric(after, "dealer_station_alarms_active", table="rou") == 0
+    assert value(after, "dealer_station_mqtt_connected", table="rou") == 1
+    assert value(after, "dealer_station_alarms_active", table="rou") == 0
 
 
 def test_healthz_reports_each_tables_links(rig: Rig) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from prometheus_client import CONTENT_TYPE_LATEST
 from support.station_rig import TOKENS, Rig
 
 ALL = {"croupier", "pit_boss", "game_server", "viewer"}
@@ -118,11 +119,11 @@ def test_role(
 
 def test_pages_and_probes_need_no_token(rig: Rig) -> None:
     pages = ("/", "/console/bac", "/overlay/rou", "/floor", "/favicon.ico", "/static/console.js")
-    for path in (*pages, "/healthz"):
+    for path in (*pages, "/healthz", "/readyz"):
         assert rig.get(path).status_code == 200, path
     # /metrics is not a page: it needs a token of any role (docs/api.md, Probes).
     assert rig.get("/metrics").status_code == 401
-    assert rig.get("/metrics", "viewer").headers["content-type"].startswith("text/plain")
+    assert rig.get("/metrics", "viewer").headers["content-type"] == CONTENT_TYPE_LATEST
     assert rig.get("/console/nowhere").status_code == 404
 
 

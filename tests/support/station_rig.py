@@ -50,6 +50,16 @@ TABLES = [
 ]
 
 
+def shoe_tables(shoe_port: str) -> list[dict[str, Any]]:
+    """A baccarat table with a framed shoe on ``shoe_port`` (a simulator's: its
+    heartbeat missed for a second is an unplugged shoe), and a roulette table."""
+    return [
+        {"id": "bac", "game": "baccarat", "timers": SLOW,
+         "shoe": {"port": shoe_port, "heartbeat_timeout": 1.0}},
+        {"id": "rou", "game": "roulette", "timers": SLOW},
+    ]
+
+
 def auth_section() -> dict[str, Any]:
     if not _AUTH:
         _AUTH["tokens"] = [
