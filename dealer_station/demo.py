@@ -83,14 +83,43 @@ class DemoBroker:
     port: int
 
 
-@contextlib.asynccontextmanager
-async def demo_broker(workdir: Path, port: int, choice: str = "auto") -> AsyncIterator[DemoBroker]:
+class NoDemoBroker(Exception):
+    """Neither broker the demo can run is installed (or not the one asked for)."""
+
+
+EMBEDDED_MISSING = (
+    "the embedded broker (amqtt) is not installed: it is the demo extra, "
+    "pip install 'dealer-station[demo]', or install mosquitto (apt install mosquitto)"
+)
+
+
+def _embedded_broker_class() -> Any:
+    # amqtt is the demo's extra, never a production station's dependency.
+    try:
+        from amqtt.broker import Broker
+    except ImportError as exc:
+        raise NoDemoBroker(EMBEDDED_MISSING) from exc
+    return Broker
+
+
+def _mosquitto(choice: str) -> str | None:
+    """The mosquitto the demo runs, or None for the embedded broker; refuses
+    at once (before the demo starts anything) a broker that is not installed."""
     mosquitto = shutil.which("mosquitto") or (
         "/usr/sbin/mosquitto" if Path("/usr/sbin/mosquitto").exists() else None
     )
     if choice == "mosquitto" and mosquitto is None:
-        raise SystemExit("mosquitto is not installed: use --broker embedded")
+        raise NoDemoBroker("mosquitto is not installed: use --broker embedded")
     if mosquitto is not None and choice != "embedded":
+        return mosquitto
+    _embedded_broker_class()
+    return None
+
+
+@contextlib.asynccontextmanager
+async def demo_broker(workdir: Path, port: int, choice: str = "auto") -> AsyncIterator[DemoBroker]:
+    mosquitto = _mosquitto(choice)
+    if mosquitto is not None:
         conf = workdir / "mosquitto.conf"
         conf.write_text(f"listener {port} 127.0.0.1\nallow_anonymous true\npersistence false\n")
         process = subprocess.Popen(
@@ -107,9 +136,7 @@ async def demo_broker(workdir: Path, port: int, choice: str = "auto") -> AsyncIt
             process.terminate()
             process.wait()
         return
-    from amqtt.broker import Broker
-
-    broker = Broker(
+    broker = _embedded_broker_class()(
         {
             "listeners": {"default": {"type": "tcp", "bind": f"127.0.0.1:{port}"}},
             "plugins": {
@@ -266,9 +293,14 @@ async def run_demo(
     blackjack_variant: str = DEFAULT_BLACKJACK_VARIANT,
 ) -> None:
     decks = {"baccarat-1": 8, "blackjack-1": blackjack_decks(blackjack_variant)}
+    _mosquitto(broker_choice)
     with contextlib.ExitStack() as stack:
+        kept = workdir is not None
         if workdir is None:
-            workdir = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="dealer-demo-")))
+            workdir = Path(tempfile.mkdtemp(prefix="dealer-demo-"))
+            # Last out: said once the directory is gone.
+            stack.callback(print, f"dealer-station demo: {workdir} and its journal deleted")
+            stack.callback(shutil.rmtree, workdir, ignore_errors=True)
         wheel = RenderedWheel(stack.enter_context(wheel_clip()), seed)
         simulators = {
             tid: stack.enter_context(FramedShoeSimulator(decks=n, seed=seed + i))
@@ -291,7 +323,7 @@ async def run_demo(
             for tid, sim in simulators.items():
                 reshuffle_with_the_table(station.actors[tid], sim, decks[tid])
                 dealers.append(asyncio.create_task(deal_when_green(sim, decks[tid])))
-            _print_where_to_look(config, broker, credentials)
+            _print_where_to_look(config, broker, credentials, kept)
             try:
                 await station.run()
             finally:
@@ -300,17 +332,20 @@ async def run_demo(
 
 
 def _print_where_to_look(
-    config: StationConfig, broker: DemoBroker, credentials: DemoCredentials
+    config: StationConfig, broker: DemoBroker, credentials: DemoCredentials, kept: bool
 ) -> None:
     base = f"http://{config.http.host}:{config.http.port}"
     croupier, viewer = credentials.tokens["croupier"], credentials.tokens["viewer"]
+    watch = f"mosquitto_sub -h 127.0.0.1 -p {broker.port} -t '{config.mqtt.prefix}/#' -v"
     lines = [
         "",
         "dealer-station demo: three live tables",
         f"  broker      {broker.kind} on 127.0.0.1:{broker.port}",
-        f"  watch MQTT  mosquitto_sub -h 127.0.0.1 -p {broker.port} -t '{config.mqtt.prefix}/#' -v",
-        "",
+        f"  watch MQTT  {watch}",
     ]
+    if shutil.which("mosquitto_sub") is None:
+        lines.append("              (mosquitto_sub: apt install mosquitto-clients)")
+    lines.append("")
     for table in config.tables:
         lines += [
             f"  {table.id}" + (f"  ({table.variant})" if table.variant else ""),
@@ -324,6 +359,12 @@ def _print_where_to_look(
         f"              pit boss {credentials.tokens['pit_boss']}",
         f"  API docs    {base}/docs",
         f"  journal     {config.journal}",
+        "              "
+        + (
+            "kept after the demo stops"
+            if kept
+            else "deleted when the demo stops (--dir DIR keeps it)"
+        ),
         "  stop        Ctrl-C",
         "",
     ]

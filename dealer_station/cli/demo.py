@@ -36,7 +36,7 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from dealer_station.demo import UnknownVariant, blackjack_decks, run_demo
+    from dealer_station.demo import NoDemoBroker, UnknownVariant, blackjack_decks, run_demo
     from dealer_station.journal import JournalInUse
 
     try:
@@ -54,4 +54,7 @@ def run(args: argparse.Namespace) -> int:
     except JournalInUse as exc:  # --dir names the journal of a demo still running
         print(f"dealer-station demo: {exc}", file=sys.stderr)
         return 1
+    except NoDemoBroker as exc:
+        print(f"dealer-station demo: {exc}", file=sys.stderr)
+        return 2
     return 0

@@ -45,6 +45,7 @@ def test_demo_shows_three_live_tables(choice: str, protocol: str, tmp_path: Path
             if line.strip().startswith("stop"):
                 break
         assert port is not None, "the demo did not say where its broker is"
+        assert any("kept after the demo stops" in line for line in printed)  # --dir
         console = next(line.split()[1] for line in printed if line.strip().startswith("console"))
         # Keep reading what the demo prints, so that its pipe never fills.
         threading.Thread(target=lambda: [None for _ in demo.stdout or ()], daemon=True).start()
@@ -92,3 +93,20 @@ def test_demo_shows_three_live_tables(choice: str, protocol: str, tmp_path: Path
         demo.send_signal(signal.SIGINT)
         code = demo.wait(timeout=30)
     assert code == 0
+
+
+def test_a_demo_without_its_broker_says_what_to_install() -> None:
+    """amqtt is the demo's extra, not a station's dependency: a machine without it
+    (simulated: its import is blocked in the demo's process, since this machine
+    has it) and asked for the embedded broker is told what to install, before it
+    starts anything."""
+    blocked = (
+        "import sys; sys.modules['amqtt'] = None; from dealer_station.cli import main; "
+        "sys.exit(main(['demo', '--broker', 'embedded', '--http-port', '0']))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", blocked], capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 2, done.stderr
+    assert "pip install 'dealer-station[demo]'" in done.stderr
+    assert "Traceback" not in done.stderr
