@@ -10,9 +10,10 @@ which cost a card several milliseconds. Only the blocking part of a connect
 
 `MqttLink` knows nothing of tables or outboxes: it connects and reconnects with
 back-off (full jitter, `backoff.Backoff`, so the stations of a studio do not all
-come back at one instant after the broker restarts), keeps the connection alive, publishes at QoS 1 and says so through
-three callbacks, all called on the loop: ``on_connected``, ``on_disconnected``
-and ``on_puback`` (the message id and the ``time.perf_counter()`` of its PUBACK).
+come back at one instant after the broker restarts), keeps the connection alive,
+publishes at QoS 1 and says so through three callbacks, all called on the loop:
+``on_connected``, ``on_disconnected`` and ``on_puback`` (the message id and the
+``time.perf_counter()`` of its PUBACK).
 Over MQTT 5 every message, the will too, says what it holds: content type
 ``application/json``, payload format indicator 1 (UTF-8) and a user property
 ``v``, the schema version, so a consumer can route on it without parsing.

@@ -101,6 +101,7 @@ def create_app(station: Station) -> FastAPI:
     for feed in feeds.values():
         feed.start()
     authority = Authority(station.config.auth)
+    station.on_reload.append(lambda config: authority.reconfigure(config.auth))
     app.state.context = StationContext(station, authority, History(station.journal.path), feeds)
     # Outermost of the app's own layers: nothing reads a body before it.
     app.add_middleware(Guard, authority=authority, http=station.config.http)
