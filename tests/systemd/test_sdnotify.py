@@ -56,6 +56,25 @@ def no_inherited_systemd_environment(monkeypatch: pytest.MonkeyPatch) -> None:
         monkeypatch.delenv(name, raising=False)
 
 
+def test_still_starting_extends_the_start_and_says_how_far_in_one_datagram(
+    manager: FakeManager,
+) -> None:
+    assert sdnotify.still_starting(30.0, "replaying r1\nREADY=1")
+    assert manager.drain() == ["EXTEND_TIMEOUT_USEC=30000000\nSTATUS=replaying r1 READY=1"]
+
+
+def test_reloading_names_the_monotonic_time_of_the_request(manager: FakeManager) -> None:
+    before = time.clock_gettime_ns(time.CLOCK_MONOTONIC) // 1000
+    assert sdnotify.reloading()
+    after = time.clock_gettime_ns(time.CLOCK_MONOTONIC) // 1000
+    [message] = manager.drain()
+    reloading, monotonic = message.split("\n")
+    assert reloading == "RELOADING=1"
+    key, _, usec = monotonic.partition("=")
+    assert key == "MONOTONIC_USEC"
+    assert before <= int(usec) <= after
+
+
 def test_ready_status_stopping_and_ping_each_send_one_datagram(manager: FakeManager) -> None:
     assert sdnotify.ready()
     assert sdnotify.status("dealing round 42")
