@@ -76,8 +76,11 @@ def test_a_credential_the_unit_did_not_load_is_a_missing_file(
     directory = _credentials(tmp_path)
     monkeypatch.setenv("CREDENTIALS_DIRECTORY", str(directory))
     path = _config(tmp_path, 'password_file = "$CREDENTIALS_DIRECTORY/broker-password"\n')
-    with pytest.raises(ConfigError, match="broker-password: No such file or directory"):
+    with pytest.raises(ConfigError) as refused:
         load_config(path)
+    assert str(refused.value) == (
+        f"{path}: mqtt.password_file: {directory / 'broker-password'}: No such file or directory"
+    )
 
 
 def test_the_station_logs_in_with_the_credential(tmp_path: Path) -> None:
