@@ -97,8 +97,10 @@ class Station:
             # Not in the main thread (tests run the station in a thread): no signals.
             with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
                 loop.add_signal_handler(sig, self.stopped.set)
-        with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
-            loop.add_signal_handler(signal.SIGHUP, self.reload)
+        if self.config_file is not None:
+            # Only then: the demo still ends when its terminal hangs up.
+            with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+                loop.add_signal_handler(signal.SIGHUP, self.reload)
         # Before any table runs: a variant without a packaged basic strategy
         # has it worked out now, in child processes, never at a decision on the loop.
         await strategy_advice.prepare(self.config.tables)
