@@ -28,15 +28,24 @@ from dealer_station.journal import Journal
 from dealer_station.payloads import Topics
 from dealer_station.table_inputs import Command
 
+ONE_TABLE = '[[tables]]\nid = "r1"\ngame = "roulette"\n'
+
+
+def station_toml(
+    tmp_path: Path, broker: Broker, *, top: str = "", http_port: int = 0, rest: str = ONE_TABLE
+) -> str:
+    """A station of the table r1 on ``broker``: ``top`` holds top-level keys,
+    ``rest`` the sections after ``[http]`` (its tables, at least)."""
+    return (
+        f'studio = "s"\nstation = "st"\njournal = "{tmp_path / "j.sqlite3"}"\n{top}'
+        f'[mqtt]\nhost = "127.0.0.1"\nport = {broker.port}\n'
+        f"[http]\nport = {http_port}\n{rest}"
+    )
+
 
 def test_ready_then_watchdog_pings_then_a_clean_stop(broker: Broker, tmp_path: Path) -> None:
     config = tmp_path / "station.toml"
-    config.write_text(
-        f'studio = "s"\nstation = "st"\njournal = "{tmp_path / "j.sqlite3"}"\n'
-        f'[mqtt]\nhost = "127.0.0.1"\nport = {broker.port}\n'
-        "[http]\nport = 0\n"
-        '[[tables]]\nid = "r1"\ngame = "roulette"\n'
-    )
+    config.write_text(station_toml(tmp_path, broker))
     notify = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
     notify.bind(str(tmp_path / "notify"))
     notify.settimeout(20)
@@ -155,13 +164,7 @@ def test_a_long_replay_extends_the_start_timeout_until_ready(
     journal = tmp_path / "j.sqlite3"
     _journal_of(journal, 3000)
     config = tmp_path / "station.toml"
-    config.write_text(
-        f'studio = "s"\nstation = "st"\njournal = "{journal}"\n'
-        "start_report_seconds = 0.01\n"
-        f'[mqtt]\nhost = "127.0.0.1"\nport = {broker.port}\n'
-        "[http]\nport = 0\n"
-        '[[tables]]\nid = "r1"\ngame = "roulette"\n'
-    )
+    config.write_text(station_toml(tmp_path, broker, top="start_report_seconds = 0.01\n"))
     manager = Manager(tmp_path / "notify")
     process = _station(tmp_path, config, tmp_path / "notify")
     try:
@@ -188,17 +191,14 @@ def _auth_config(
     tmp_path: Path, broker: Broker, http_port: int, boss: tuple[str, str], tables: str
 ) -> str:
     name, pin = boss
-    return (
-        f'studio = "s"\nstation = "st"\njournal = "{tmp_path / "j.sqlite3"}"\n'
-        f'[mqtt]\nhost = "127.0.0.1"\nport = {broker.port}\n'
-        f"[http]\nport = {http_port}\n"
+    auth = (
         f'[[auth.tokens]]\nname = "console"\nrole = "croupier"\nsha256 = "{hash_token(CONSOLE)}"\n'
-        f'[[auth.pit_bosses]]\nname = "{name}"\npin_scrypt = "{hash_pin(pin)}"\n' + tables
+        f'[[auth.pit_bosses]]\nname = "{name}"\npin_scrypt = "{hash_pin(pin)}"\n'
     )
+    return station_toml(tmp_path, broker, http_port=http_port, rest=auth + tables)
 
 
 CONSOLE = "console-token-for-the-reload-test"
-ONE_TABLE = '[[tables]]\nid = "r1"\ngame = "roulette"\n'
 TWO_TABLES = ONE_TABLE + '[[tables]]\nid = "r2"\ngame = "roulette"\n'
 
 
