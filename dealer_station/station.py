@@ -101,13 +101,16 @@ class Station:
             # Only then: the demo still ends when its terminal hangs up.
             with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
                 loop.add_signal_handler(signal.SIGHUP, self.reload)
+        progress = StartProgress(self.config.start_report_seconds)
+        working_out = "working out a basic strategy table"
         # Before any table runs: a variant without a packaged basic strategy
         # has it worked out now, in child processes, never at a decision on the loop.
-        await strategy_advice.prepare(self.config.tables)
-        progress = StartProgress(self.config.start_report_seconds)
+        async with progress.meanwhile(working_out):
+            await strategy_advice.prepare(self.config.tables)
         for tid, actor in self.actors.items():
             actor.recover(progress.replaying(tid))
-        await strategy_advice.prepare((), (actor.state for actor in self.actors.values()))
+        async with progress.meanwhile(working_out):
+            await strategy_advice.prepare((), (actor.state for actor in self.actors.values()))
         for watch in self.watches.values():
             # After the start's own records: the history it reads holds them.
             watch.subscribe()
