@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
@@ -38,7 +39,7 @@ from dealer_station.table_alarms import TableAlarms
 from dealer_station.table_answers import forget_old_answers, known_answer
 from dealer_station.table_change import Listeners, TableChange
 from dealer_station.table_inputs import Alarm, Command, DeviceChange, Outcome
-from dealer_station.table_recovery import load_snapshot, replay, set_aside
+from dealer_station.table_recovery import load_snapshot, replay, set_aside, unwatched
 from dealer_station.table_snapshots import SnapshotSchedule
 from dealer_station.table_stats import TableStats
 from dealer_station.table_timers import StepTimer
@@ -84,6 +85,8 @@ class TableActor:
     # is in hand (``_in_hand``: `handle` runs) is an input taken at once (`submit`).
     _idle: bool = field(init=False, default=False, repr=False)
     _in_hand: bool = field(init=False, default=False, repr=False)
+    # A reload's config for the table, waiting for the round in play to end.
+    _next_config: TableConfig | None = field(init=False, default=None, repr=False)
 
     def __post_init__(self) -> None:
         self.stats = TableStats(self.id)
@@ -99,11 +102,14 @@ class TableActor:
 
     # -- start: the journal is the truth ------------------------------------------------
 
-    def recover(self) -> None:
+    def recover(self, progress: Callable[[], None] = unwatched) -> None:
         """Rebuild the table from its snapshot and the journal after it (or the
         whole journal), then apply the recovery procedure to a round that was in
         play. Total (``table_recovery``): a start always completes, and a pit
-        boss is told what it could not apply."""
+        boss is told what it could not apply. ``progress`` is called for each
+        record read (`start_progress`). A replay of a snapshot's worth of records
+        or more ends with a snapshot, so that a start that follows soon (a crash,
+        a kill by systemd) does not replay them again."""
         self.msg_seq = self.journal.last_msg_seq(self.id)
         self.forget_old_answers()
         self._snapshot_format = snapshot.code_format(self.config.variant)
@@ -114,7 +120,7 @@ class TableActor:
             self.state = taken.state
             self.stats.restore(taken.settled, taken.stats_at)
             self.devices = dict(taken.devices)
-        done = replay(self.journal, self.id, self.recovered_from, self.state)
+        done = replay(self.journal, self.id, self.recovered_from, self.state, progress)
         self.snapshots.since += done.read
         for outputs in done.outputs:
             self.stats.remember(outputs, self.changed_at)
@@ -147,6 +153,11 @@ class TableActor:
             self.handle(Alarm("replay_refused", replay_refused(problems), "station"))
         if changed is not None:
             self.handle(Alarm("journal_changed", changed, "station"))
+        if done.read >= self.snapshot_every:
+            # Now, not on the schedule's delay: the table may not live that long.
+            self.snapshots.cancel()
+            self.save_snapshot()
+            log.info("table %s: snapshot taken after replaying %d records", self.id, done.read)
         self.recovered = True
 
     def save_snapshot(self) -> None:
@@ -163,6 +174,21 @@ class TableActor:
 
     def forget_old_answers(self) -> None:
         forget_old_answers(self.journal, self.id, self.clock())
+
+    def reconfigure(self, config: TableConfig) -> None:
+        """A reload's config for this table, which differs from the running one
+        in its timers only (``config_reload``): taken between rounds, so a round
+        is timed by one config from its start to its end. Its timers time the
+        steps the table waits at from then on."""
+        self._next_config = config
+        self._take_next_config()
+
+    def _take_next_config(self) -> None:
+        if self._next_config is None or not (self.state is None or self.state.round_over):
+            return
+        self.config, self._next_config = self._next_config, None
+        self.timer.timers = self.config.timers
+        log.info("table %s: reloaded config taken", self.id)
 
     # -- the loop -------------------------------------------------------------------------
 
@@ -260,6 +286,7 @@ class TableActor:
             outcome = table_writes.alarm(self, item, now)
         else:
             outcome = table_writes.command(self, item, now)
+        self._take_next_config()
         self.timer.arm(self.state)
         read_at = item.read_at if isinstance(item, Command) else None
         self.latest = self._change(tuple(self._records), tuple(self._messages), read_at)

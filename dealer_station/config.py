@@ -71,9 +71,29 @@ def _context(info: ValidationInfo) -> ConfigFile | None:
     return info.context if isinstance(info.context, ConfigFile) else None
 
 
+# A path that starts with this names a credential systemd hands the service
+# (``LoadCredential=``, systemd/credentials.conf): a file in the private
+# directory ``$CREDENTIALS_DIRECTORY`` names while the service runs.
+CREDENTIALS = "$CREDENTIALS_DIRECTORY"
+
+
 def _resolved(path: Path, info: ValidationInfo) -> Path:
     context = _context(info)
+    if path.parts[:1] == (CREDENTIALS,):
+        return _credential(path, context)
     return path if context is None or path.is_absolute() else context.directory / path
+
+
+def _credential(path: Path, context: ConfigFile | None) -> Path:
+    directory = os.environ.get("CREDENTIALS_DIRECTORY")
+    if directory:
+        return Path(directory).joinpath(*path.parts[1:])
+    if context is None:  # a config built in code: taken as given
+        return path
+    _refuse(
+        f"{path}: names a systemd credential, but $CREDENTIALS_DIRECTORY is not set (the "
+        "station runs outside its unit, or the unit has no LoadCredential= for it)"
+    )
 
 
 def _refuse(problem: str) -> NoReturn:
@@ -103,7 +123,9 @@ class TlsConfig(Strict):
         None, description="The station's client certificate (PEM file), for a broker asking one."
     )
     key_file: Path | None = Field(
-        None, description="The private key (PEM file) of the client certificate."
+        None,
+        description="The private key (PEM file) of the client certificate; "
+        "$CREDENTIALS_DIRECTORY/<name> is systemd's credential <name> (LoadCredential=).",
     )
     insecure: bool = Field(
         False,
@@ -135,7 +157,8 @@ class MqttConfig(Strict):
     )
     password_file: Path | None = Field(
         None,
-        description="A file holding the password, so the config itself can be world-readable.",
+        description="A file holding the password, so the config itself can be world-readable; "
+        "$CREDENTIALS_DIRECTORY/<name> is systemd's credential <name> (LoadCredential=).",
     )
     tls: TlsConfig | None = Field(None, description="TLS to the broker; absent means plain TCP.")
     keepalive: int = Field(
@@ -648,6 +671,14 @@ class StationConfig(Strict):
         SNAPSHOT_EVERY,
         description="A table's state is snapshot every this many journal records, the most a "
         "start replays beyond it (docs/recovery.md).",
+    )
+    start_report_seconds: float = Field(
+        10.0,
+        gt=0,
+        le=30,
+        description="While a start replays a long journal, every this many seconds it tells "
+        "systemd it is still working (EXTEND_TIMEOUT_USEC, three times this) and how far it "
+        "is (STATUS=); under the unit's TimeoutStartSec= (90 s).",
     )
     mqtt: MqttConfig = Field(MqttConfig(), description="The MQTT broker.")
     http: HttpConfig = Field(HttpConfig(), description="The HTTP API and its limits.")

@@ -9,9 +9,11 @@ which cost a card several milliseconds. Only the blocking part of a connect
 (TCP, TLS handshake) runs in a worker thread.
 
 `MqttLink` knows nothing of tables or outboxes: it connects and reconnects with
-back-off, keeps the connection alive, publishes at QoS 1 and says so through
-three callbacks, all called on the loop: ``on_connected``, ``on_disconnected``
-and ``on_puback`` (the message id and the ``time.perf_counter()`` of its PUBACK).
+back-off (full jitter, `backoff.Backoff`, so the stations of a studio do not all
+come back at one instant after the broker restarts), keeps the connection alive,
+publishes at QoS 1 and says so through three callbacks, all called on the loop:
+``on_connected``, ``on_disconnected`` and ``on_puback`` (the message id and the
+``time.perf_counter()`` of its PUBACK).
 Over MQTT 5 every message, the will too, says what it holds: content type
 ``application/json``, payload format indicator 1 (UTF-8) and a user property
 ``v``, the schema version, so a consumer can route on it without parsing.
@@ -34,12 +36,14 @@ from paho.mqtt.packettypes import PacketTypes
 from paho.mqtt.properties import Properties
 from paho.mqtt.reasoncodes import ReasonCode
 
+from dealer_station.backoff import Backoff
 from dealer_station.config import MqttConfig
 from dealer_station.payloads import SCHEMA_VERSION
 
 log = logging.getLogger(__name__)
 
-# Reconnect back-off, as paho's own loop does it: doubling from the first to the last.
+# Reconnect back-off: the cap doubles from the first to the last, each delay drawn
+# between 0 and it.
 RECONNECT_DELAY_S = (1.0, 15.0)
 # How often keep-alive pings and their timeouts are looked after.
 MISC_INTERVAL_S = 1.0
@@ -67,11 +71,13 @@ class MqttLink:
         name: str,
         will: Callable[[], tuple[str, str]] | None,
         max_inflight: int,
+        backoff: Backoff | None = None,
     ) -> None:
         """``will`` gives the (topic, payload) the broker publishes retained if the
         link dies without a goodbye; it is asked before each attempt to connect,
         as a will names the connection it belongs to. ``name`` is what the log
-        calls the link."""
+        calls the link; ``backoff`` its delays between attempts (a seeded one
+        in a test)."""
         self.config = config
         self.name = name
         self.connected = False
@@ -110,7 +116,7 @@ class MqttLink:
         self._flush_due = False
         self._writer = False
         self._task: asyncio.Task[None] | None = None
-        self._delay = RECONNECT_DELAY_S[0]
+        self._backoff = backoff or Backoff(*RECONNECT_DELAY_S)
         self._connecting = False
         self._hold_off_until = 0.0
         self._goodbye_mid: int | None = None
@@ -190,8 +196,7 @@ class MqttLink:
                 except Exception as err:  # whatever the connect raised, try again later
                     log.debug("%s: no broker yet: %s", self.name, err)
                     self._connecting = False
-                    await asyncio.sleep(self._delay)
-                    self._delay = min(self._delay * 2, RECONNECT_DELAY_S[1])
+                    await asyncio.sleep(self._backoff.next())
                     continue
                 self._connecting = False
             self.client.loop_misc()
@@ -288,10 +293,9 @@ class MqttLink:
         # publish on it (Frigate's _on_connect treats it as one).
         if reason.is_failure:
             log.error("%s: broker refused the connection: %s", self.name, reason)
-            self._hold_off_until = time.monotonic() + self._delay
-            self._delay = min(self._delay * 2, RECONNECT_DELAY_S[1])
+            self._hold_off_until = time.monotonic() + self._backoff.next()
             return
-        self._delay = RECONNECT_DELAY_S[0]
+        self._backoff.reset()
         self.connected = True
         log.info("%s: connected to the broker", self.name)
         self.on_connected()
@@ -306,6 +310,8 @@ class MqttLink:
     ) -> None:
         if self.connected and not self.stopping:
             log.warning("%s: broker connection lost: %s", self.name, reason)
+            # Not at once: every station of the studio lost the broker at this instant.
+            self._hold_off_until = time.monotonic() + self._backoff.next()
         self.connected = False
         self.on_disconnected(str(reason))
 

@@ -56,3 +56,13 @@ def journal_changed(seq: int) -> str:
         "from the whole journal as it stands now. Studio engineer: run `dealer-station journal "
         "verify` against the last published digest before the next round."
     )
+
+
+def reload_refused(problem: str) -> str:
+    """The alarm when a reload of the config file (``systemctl reload``) was
+    refused: why, and that the table runs on as before."""
+    return (
+        f"The station did not take its reloaded config: {problem}. The table runs on the "
+        "config it had. Studio engineer: fix station.toml and reload again, or restart the "
+        "station for a change a reload cannot make."
+    )

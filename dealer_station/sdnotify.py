@@ -2,7 +2,9 @@
 
 The unit (``systemd/dealer-station.service``) is ``Type=notify`` with a watchdog.
 The station calls :func:`ready` once it serves the table, :func:`status` whenever
-the one-line summary in ``systemctl status`` should change, :func:`stopping` when
+the one-line summary in ``systemctl status`` should change, :func:`still_starting`
+while a long start (a replay) keeps it from being ready, :func:`reloading` when a
+SIGHUP makes it re-read its config (then :func:`ready` again), :func:`stopping` when
 it begins a clean shutdown, and keeps :func:`run_watchdog` running as a task of its
 event loop.
 
@@ -20,12 +22,15 @@ import asyncio
 import logging
 import os
 import socket
+import time
 
 __all__ = [
     "notify",
     "ready",
+    "reloading",
     "run_watchdog",
     "status",
+    "still_starting",
     "stopping",
     "watchdog_interval",
     "watchdog_ping",
@@ -79,10 +84,33 @@ def stopping() -> bool:
     return notify("STOPPING=1")
 
 
+def _status_line(text: str) -> str:
+    # A newline would start a new KEY=VALUE assignment in the datagram.
+    return "STATUS=" + " ".join(text.splitlines())
+
+
 def status(text: str) -> bool:
     """Set the one-line status shown by ``systemctl status dealer-station``."""
-    # A newline would start a new KEY=VALUE assignment in the datagram.
-    return notify("STATUS=" + " ".join(text.splitlines()))
+    return notify(_status_line(text))
+
+
+def still_starting(seconds: float, text: str) -> bool:
+    """The start goes on: give it ``seconds`` more from now before systemd's start
+    timeout (``EXTEND_TIMEOUT_USEC``) and say how far it is (``STATUS=``), in one
+    datagram. No watchdog ping: systemd arms the watchdog only once the start is
+    over (``READY=1``)."""
+    usec = max(1, round(seconds * 1_000_000))
+    return notify(f"EXTEND_TIMEOUT_USEC={usec}\n{_status_line(text)}")
+
+
+def reloading() -> bool:
+    """A reload of the config has begun; :func:`ready` says it is over.
+
+    ``MONOTONIC_USEC`` is the time of the request on CLOCK_MONOTONIC, which
+    systemd 253's ``Type=notify-reload`` requires with ``RELOADING=1`` and older
+    managers ignore."""
+    usec = time.clock_gettime_ns(time.CLOCK_MONOTONIC) // 1000
+    return notify(f"RELOADING=1\nMONOTONIC_USEC={usec}")
 
 
 def watchdog_ping() -> bool:

@@ -3,9 +3,10 @@
 ``Station.run()`` is what ``dealer-station run`` and the demo execute. Blocking
 drivers (the serial shoe, the camera) run in their own threads and post to the
 tables' queues; everything else runs on the loop. systemd is told READY once
-every table is rebuilt from the journal and its broker link started, and the
-watchdog is pinged from the loop itself, so a blocked loop gets the station
-restarted.
+every table is rebuilt from the journal and its broker link started (a long
+replay tells it the start goes on, `start_progress`), and the watchdog is pinged
+from the loop itself, so a blocked loop gets the station restarted. SIGHUP
+re-reads the config file (`reload`).
 """
 
 from __future__ import annotations
@@ -14,23 +15,27 @@ import asyncio
 import contextlib
 import logging
 import signal
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from pathlib import Path
 from typing import TYPE_CHECKING
 
-from dealer_station import sdnotify, strategy_advice
+from dealer_station import config_reload, sdnotify, strategy_advice
 from dealer_station.actor import TableActor
 from dealer_station.api.server import serve_http
 from dealer_station.boot import Boot
-from dealer_station.config import StationConfig
+from dealer_station.config import ConfigError, StationConfig, load_config
 from dealer_station.croupier import SelfDrivingCroupier
 from dealer_station.integrity_watch import IntegrityWatch
 from dealer_station.journal import Journal
 from dealer_station.journal_digest import publish_daily
 from dealer_station.mqtt_publisher import TablePublisher
+from dealer_station.operator_advice import reload_refused
 from dealer_station.payloads import Topics
 from dealer_station.sensor_bridge import SensorBridge
 from dealer_station.shoe_bridge import ShoeBridge
+from dealer_station.start_progress import StartProgress
 from dealer_station.station_info import info_topic, station_info
+from dealer_station.table_inputs import Alarm
 from dealer_station.wheel_readings import WheelReadings
 
 if TYPE_CHECKING:
@@ -42,11 +47,19 @@ log = logging.getLogger(__name__)
 
 class Station:
     def __init__(
-        self, config: StationConfig, cameras: Mapping[str, FrameSource] | None = None
+        self,
+        config: StationConfig,
+        cameras: Mapping[str, FrameSource] | None = None,
+        config_file: Path | None = None,
     ) -> None:
         """``cameras``: frame sources that stand in for some tables' configured
-        camera source (the demo's recorded wheel), by table id."""
+        camera source (the demo's recorded wheel), by table id. ``config_file``:
+        the file ``config`` was read from, which a reload reads again (none: a
+        config built in code, which a reload cannot change)."""
         self.config = config
+        self.config_file = config_file
+        # Told each config a reload took (the API's authority).
+        self.on_reload: list[Callable[[StationConfig], None]] = []
         self.camera_sources = dict(cameras or {})
         self.journal = Journal(config.journal)
         self.boot = Boot()
@@ -84,12 +97,20 @@ class Station:
             # Not in the main thread (tests run the station in a thread): no signals.
             with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
                 loop.add_signal_handler(sig, self.stopped.set)
+        if self.config_file is not None:
+            # Only then: the demo still ends when its terminal hangs up.
+            with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+                loop.add_signal_handler(signal.SIGHUP, self.reload)
+        progress = StartProgress(self.config.start_report_seconds)
+        working_out = "working out a basic strategy table"
         # Before any table runs: a variant without a packaged basic strategy
         # has it worked out now, in child processes, never at a decision on the loop.
-        await strategy_advice.prepare(self.config.tables)
-        for actor in self.actors.values():
-            actor.recover()
-        await strategy_advice.prepare((), (actor.state for actor in self.actors.values()))
+        async with progress.meanwhile(working_out):
+            await strategy_advice.prepare(self.config.tables)
+        for tid, actor in self.actors.items():
+            actor.recover(progress.replaying(tid))
+        async with progress.meanwhile(working_out):
+            await strategy_advice.prepare((), (actor.state for actor in self.actors.values()))
         for watch in self.watches.values():
             # After the start's own records: the history it reads holds them.
             watch.subscribe()
@@ -158,6 +179,44 @@ class Station:
                     task.result()  # a table or the watchdog ended: say why
         finally:
             await self._shut_down(tasks)
+
+    def reload(self) -> bool:
+        """Read the config file again and take what may change while the tables
+        run (`config_reload`); refuse the whole file otherwise, with a log line
+        and an alarm at every table, and keep the running config. Whether it
+        was taken."""
+        sdnotify.reloading()
+        try:
+            problem = self._reload()
+        finally:
+            sdnotify.ready()
+        if problem is None:
+            log.info("config reloaded from %s", self.config_file)
+            sdnotify.status(f"{len(self.actors)} tables running; config reloaded")
+            return True
+        log.error("config reload refused: %s", problem)
+        sdnotify.status(f"{len(self.actors)} tables running; config reload refused")
+        for actor in self.actors.values():
+            actor.submit(Alarm("config_reload_refused", reload_refused(problem), "station"))
+        return False
+
+    def _reload(self) -> str | None:
+        """Why the config file cannot be taken, or None once it is."""
+        if self.config_file is None:
+            return "this station's config was not read from a file"
+        try:
+            read = load_config(self.config_file)
+        except ConfigError as exc:
+            return " ".join(str(exc).splitlines())
+        fixed = config_reload.unreloadable(self.config, read)
+        if fixed:
+            return f"it changes {', '.join(fixed)}, which only a restart can"
+        self.config = read
+        for table in read.tables:
+            self.actors[table.id].reconfigure(table)
+        for listener in self.on_reload:
+            listener(read)
+        return None
 
     async def _shut_down(self, tasks: list[asyncio.Task[None]]) -> None:
         """Devices first, while the tables still run, so that a card in flight is

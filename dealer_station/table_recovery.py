@@ -10,6 +10,7 @@ record is logged, and the table's actor raises an alarm naming what it set aside
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from dealer_station import journal_chain, snapshot
@@ -96,12 +97,24 @@ class Replay:
     devices: dict[str, tuple[DeviceState, str]] = field(default_factory=dict)
 
 
-def replay(journal: Journal, table: str, after: int, state: table_fold.TableState | None) -> Replay:
-    """Fold the table's accepted events after record ``after`` into ``state``."""
+def unwatched() -> None:
+    """A replay nobody follows."""
+
+
+def replay(
+    journal: Journal,
+    table: str,
+    after: int,
+    state: table_fold.TableState | None,
+    progress: Callable[[], None] = unwatched,
+) -> Replay:
+    """Fold the table's accepted events after record ``after`` into ``state``;
+    ``progress`` is called for each event read (`start_progress`)."""
     done = Replay(state)
     set_aside = journal.refused_on_replay(table)
     for record in journal.records(table, kind="event", after=after):
         done.read += 1
+        progress()
         if record.status != "accepted" or record.seq in set_aside:
             continue
         try:

@@ -118,6 +118,7 @@ def create_app(station: Station) -> FastAPI:
     for feed in feeds.values():
         feed.start()
     authority = Authority(station.config.auth)
+    station.on_reload.append(lambda config: authority.reconfigure(config.auth))
     app.state.context = StationContext(
         station, authority, History(station.journal.path), feeds, registry_for(station, feeds)
     )

@@ -205,6 +205,26 @@ class Authority:
             return None
         return dealer
 
+    def reconfigure(self, config: AuthConfig) -> None:
+        """A reloaded ``[auth]``: its tokens and PINs count from the next request.
+        A pit boss's session ends if their entry is gone or their PIN changed (a
+        changed PIN is often a leaked one), and the rationing forgets names and
+        consoles no longer configured, so it stays bounded by the config."""
+        pins = {b.name: b.pin_scrypt for b in config.pit_bosses}
+        before = {b.name: b.pin_scrypt for b in self.config.pit_bosses}
+        self.config = config
+        for digest, session in list(self._sessions.items()):
+            name = session.principal.name
+            if pins.get(name) is None or pins[name] != before.get(name):
+                self._end(digest)
+        names = {("pit_boss", n) for n in pins} | {("dealer", d.name) for d in config.dealers}
+        consoles = {t.name for t in config.tokens}
+        self._names = {k: v for k, v in self._names.items() if k in names}
+        self._clients = {k: v for k, v in self._clients.items() if k[1] in consoles}
+        self._pairs = {
+            k: v for k, v in self._pairs.items() if k[1] in consoles and (k[0], k[2]) in names
+        }
+
     def end_session(self, token: str) -> None:
         self._end(hash_token(token))
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import logging
 import sys
 from pathlib import Path
 from typing import Any
@@ -23,11 +22,10 @@ def register(subparsers: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     from dealer_station.config import ConfigError, load_config
     from dealer_station.journal import JournalInUse
+    from dealer_station.logging_setup import setup_logging
     from dealer_station.station import Station
 
-    logging.basicConfig(
-        level=args.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
-    )
+    setup_logging(args.log_level)
     try:
         config = load_config(args.config)
     except ConfigError as exc:
@@ -35,7 +33,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
 
     async def main() -> None:
-        await Station(config).run()
+        await Station(config, config_file=args.config).run()
 
     try:
         asyncio.run(main())

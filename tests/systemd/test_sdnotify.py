@@ -21,6 +21,7 @@ from pathlib import Path
 import pytest
 
 from dealer_station import sdnotify
+from dealer_station.start_progress import StartProgress
 
 
 class FakeManager:
@@ -54,6 +55,60 @@ def no_inherited_systemd_environment(monkeypatch: pytest.MonkeyPatch) -> None:
     # The suite itself may run under systemd (a CI runner's unit).
     for name in ("NOTIFY_SOCKET", "WATCHDOG_USEC", "WATCHDOG_PID"):
         monkeypatch.delenv(name, raising=False)
+
+
+def test_still_starting_extends_the_start_and_says_how_far_in_one_datagram(
+    manager: FakeManager,
+) -> None:
+    assert sdnotify.still_starting(30.0, "replaying r1\nREADY=1")
+    assert manager.drain() == ["EXTEND_TIMEOUT_USEC=30000000\nSTATUS=replaying r1 READY=1"]
+
+
+def test_reloading_names_the_monotonic_time_of_the_request(manager: FakeManager) -> None:
+    before = time.clock_gettime_ns(time.CLOCK_MONOTONIC) // 1000
+    assert sdnotify.reloading()
+    after = time.clock_gettime_ns(time.CLOCK_MONOTONIC) // 1000
+    [message] = manager.drain()
+    reloading, monotonic = message.split("\n")
+    assert reloading == "RELOADING=1"
+    key, _, usec = monotonic.partition("=")
+    assert key == "MONOTONIC_USEC"
+    assert before <= int(usec) <= after
+
+
+def test_a_replay_reports_once_a_period_and_a_short_one_never(manager: FakeManager) -> None:
+    now = [0.0]
+    progress = StartProgress(10.0, clock=lambda: now[0])
+    record_read = progress.replaying("r1")
+    for _ in range(1000):
+        record_read()
+    assert manager.drain() == []
+    now[0] = 10.0
+    record_read()
+    record_read()  # within the next period: nothing more
+    assert manager.drain() == [
+        "EXTEND_TIMEOUT_USEC=30000000\nSTATUS=starting: replaying table r1's journal, "
+        "1001 records read"
+    ]
+
+
+def test_a_start_that_awaits_reports_from_a_task_until_it_is_done(manager: FakeManager) -> None:
+    """Counted, not timed: the body waits for three reports, and none follows it."""
+
+    async def scenario() -> tuple[list[str], list[str]]:
+        progress = StartProgress(0.01)
+        during: list[str] = []
+        async with progress.meanwhile("working out a table"):
+            while len(during) < 3:
+                await asyncio.sleep(0.005)
+                during += manager.drain()
+        during += manager.drain()
+        await asyncio.sleep(0.1)
+        return during, manager.drain()
+
+    during, after = asyncio.run(scenario())
+    assert set(during) == {"EXTEND_TIMEOUT_USEC=30000\nSTATUS=starting: working out a table"}
+    assert after == []
 
 
 def test_ready_status_stopping_and_ping_each_send_one_datagram(manager: FakeManager) -> None:

@@ -27,6 +27,7 @@ import pytest
 SYSTEMD_DIR = Path(__file__).resolve().parents[2] / "systemd"
 UNIT = SYSTEMD_DIR / "dealer-station.service"
 LOCAL_BROKER_DROPIN = SYSTEMD_DIR / "local-broker.conf"
+CREDENTIALS_DROPIN = SYSTEMD_DIR / "credentials.conf"
 RULES = SYSTEMD_DIR / "99-dealer-shoe.rules"
 SYSUSERS = SYSTEMD_DIR / "dealer-station.sysusers"
 
@@ -101,7 +102,8 @@ def verify(tmp_path: Path, unit_text: str) -> subprocess.CompletedProcess[str]:
     unit.write_text(unit_text)
     dropins = tmp_path / "dealer-station.service.d"
     dropins.mkdir()
-    shutil.copyfile(LOCAL_BROKER_DROPIN, dropins / LOCAL_BROKER_DROPIN.name)
+    for dropin in (LOCAL_BROKER_DROPIN, CREDENTIALS_DROPIN):
+        shutil.copyfile(dropin, dropins / dropin.name)
     (dropins / "zz-test-exec-start.conf").write_text(
         "[Service]\nExecStart=\n"
         f"ExecStart={entry_point} run --config /etc/dealer-station/station.toml\n"
@@ -109,7 +111,7 @@ def verify(tmp_path: Path, unit_text: str) -> subprocess.CompletedProcess[str]:
     return run(tool("systemd-analyze"), "verify", str(unit))
 
 
-def test_unit_and_drop_in_verify_without_a_word(tmp_path: Path) -> None:
+def test_unit_and_drop_ins_verify_without_a_word(tmp_path: Path) -> None:
     result = verify(tmp_path, UNIT.read_text())
     assert result.stderr == ""
     assert result.stdout == ""
@@ -135,6 +137,22 @@ def test_unit_keeps_its_contract_with_the_runtime() -> None:
     # The journal lives in /var/lib/dealer-station ($STATE_DIRECTORY).
     assert settings["Service.StateDirectory"] == ["dealer-station"]
     assert settings["Service.ConfigurationDirectory"] == ["dealer-station"]
+    # Journal and MQTT times are wall-clock: the clock is set first.
+    assert "time-sync.target" in settings["Unit.After"][-1].split()
+    assert "time-sync.target" in " ".join(settings["Unit.Wants"]).split()
+    # SIGHUP reloads (dealer_station.station.Station.reload); works on systemd 252 and 253+.
+    assert settings["Service.ExecReload"] == ["/bin/kill -HUP $MAINPID"]
+    # start_report_seconds (at most 30 s, config.py) extends it well within.
+    assert settings["Service.TimeoutStartSec"] == ["90s"]
+
+
+def test_the_credentials_drop_in_loads_what_the_config_names() -> None:
+    """Each credential is a file the config can name as $CREDENTIALS_DIRECTORY/<name>:
+    the broker's password and the TLS client key, from root-only files."""
+    settings = unit_settings(CREDENTIALS_DROPIN.read_text())
+    loaded = dict(value.split(":", 1) for value in settings["Service.LoadCredential"])
+    assert set(loaded) == {"mqtt-password", "mqtt-client.key"}
+    assert all(path.startswith("/etc/dealer-station/credentials/") for path in loaded.values())
 
 
 # --- systemd-analyze security -------------------------------------------------------
@@ -248,10 +266,19 @@ def rule_for(symlink: str) -> dict[str, tuple[str, str]]:
 def test_the_shoe_gets_a_stable_name_and_group() -> None:
     shoe = rule_for("dealer-shoe")
     assert shoe["SUBSYSTEM"] == ("==", "tty")
+    # ModemManager leaves the line alone (no AT probes into the shoe).
+    assert shoe["ENV{ID_MM_DEVICE_IGNORE}"] == ("=", "1")
     assert re.fullmatch("[0-9a-f]{4}", shoe["ATTRS{idVendor}"][1])
     assert re.fullmatch("[0-9a-f]{4}", shoe["ATTRS{idProduct}"][1])
     assert shoe["GROUP"] == ("=", "dialout")
     assert shoe["MODE"] == ("=", "0660")
+
+
+def test_the_wheel_sensor_gets_a_stable_name_and_modemmanager_leaves_it_alone() -> None:
+    wheel = rule_for("dealer-wheel")
+    assert wheel["SUBSYSTEM"] == ("==", "tty")
+    assert wheel["ENV{ID_MM_DEVICE_IGNORE}"] == ("=", "1")
+    assert wheel["GROUP"] == ("=", "dialout")
 
 
 def test_the_camera_gets_a_stable_name_and_group() -> None:

@@ -1,0 +1,62 @@
+"""Where the station's log lines go, and in what form.
+
+In a shell a line carries its own time. Under systemd, stderr is a stream into
+journald (``$JOURNAL_STREAM`` names it), which stamps every line itself and reads
+a leading ``<N>`` as the line's syslog priority (sd-daemon(3)): there a line has
+no time of its own, and each line, a traceback's too, starts with its priority,
+so that ``journalctl -p warning`` finds the station's warnings.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import sys
+
+# sd-daemon(3)'s levels for Python's: err, warning, info, debug; critical is crit.
+_PRIORITIES = ((logging.CRITICAL, 2), (logging.ERROR, 3), (logging.WARNING, 4), (logging.INFO, 6))
+_DEBUG = 7
+
+SHELL_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
+JOURNAL_FORMAT = "%(levelname)s %(name)s: %(message)s"
+
+
+def syslog_priority(level: int) -> int:
+    """The syslog priority journald files a record of ``level`` under."""
+    return next((p for floor, p in _PRIORITIES if level >= floor), _DEBUG)
+
+
+class JournalFormatter(logging.Formatter):
+    """Every line of a record behind its ``<N>`` priority, and no time."""
+
+    def __init__(self) -> None:
+        super().__init__(JOURNAL_FORMAT)
+
+    def format(self, record: logging.LogRecord) -> str:
+        prefix = f"<{syslog_priority(record.levelno)}>"
+        return "\n".join(prefix + line for line in super().format(record).splitlines())
+
+
+def stderr_is_journal() -> bool:
+    """Whether stderr is the stream systemd connected to journald: the
+    ``<device>:<inode>`` of ``$JOURNAL_STREAM`` is stderr's own (a child whose
+    stderr was redirected inherits the variable, not the stream)."""
+    named = os.environ.get("JOURNAL_STREAM", "")
+    device, _, inode = named.partition(":")
+    if not (device.isdigit() and inode.isdigit()):
+        return False
+    try:
+        stat = os.fstat(sys.stderr.fileno())
+    except (OSError, ValueError, AttributeError):  # no stderr, or not a file
+        return False
+    return (stat.st_dev, stat.st_ino) == (int(device), int(inode))
+
+
+def setup_logging(level: int | str) -> None:
+    """Log to stderr at ``level``: for journald when it is the journal's stream,
+    else with each line's time."""
+    handler = logging.StreamHandler()
+    handler.setFormatter(
+        JournalFormatter() if stderr_is_journal() else logging.Formatter(SHELL_FORMAT)
+    )
+    logging.basicConfig(level=level, handlers=[handler])
