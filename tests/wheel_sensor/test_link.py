@@ -234,9 +234,9 @@ def test_a_port_that_does_not_open_is_reported_offline_once() -> None:
 
 
 def test_a_noisy_line_never_gives_a_result_the_wheel_did_not_give() -> None:
-    """1 % of the bytes flipped, dropped or doubled: a result is lost with any of
-    its game's lines from its start to its result (about two thirds), none is
-    invented."""
+    """1 % of the bytes flipped, dropped or doubled: a result is lost only with
+    its result line and the records after it up to its idle line (a few in a
+    hundred here, where the wheel idles at once), none is invented."""
     with rig(faults=LineFaults.mixed(0.01, seed=5)) as r:
         for _ in range(60):
             r.sim.spin()
@@ -245,7 +245,8 @@ def test_a_noisy_line_never_gives_a_result_the_wheel_did_not_give() -> None:
     truth = [e for e in r.sim.sent if isinstance(e, WheelResult)]
     assert set(got) <= set(truth)
     assert len({e.game for e in got}) == len(got)  # once per game
-    assert counters["rejected_lines"] > 0 and len(got) > 10
+    assert counters["rejected_lines"] > 0 and len(got) > 45
+    assert counters["made_good"] > 0
 
 
 def test_a_consumer_that_refuses_loses_that_event_only(caplog: pytest.LogCaptureFixture) -> None:

@@ -446,6 +446,8 @@ def test_a_record_of_a_game_begun_before_the_station_listened_gives_nothing() ->
     ([*GAME, ln("RWWRN,3,7,01")], rec(3, "GST", flags="08")),  # not the warning read
     ([*GAME, ln("RWIDL,3,7")], rec(4, "BLN")),  # playing on a game read over
     ([*GAME, ln("RWWRN,3,7,08")], rec(4, "WIN", flags="08", number=3)),  # the voided launch won
+    ([*GAME, ln("RWWRN,3,7,08"), ln("RWBLN,4,7,25.0,CW")],
+     rec(5, "NMB", flags="08")),  # fewer launches than read (line 5 lost)
     (GAME, rec(2, "NMB")),  # every line read, and the record is elsewhere
     (GAME, rec(2, "BLN", launches=2)),  # every line read: one launch, not two
     (GAME, rec(3, "BLN", 6)),  # game 7's start is line 1, not game 6's
