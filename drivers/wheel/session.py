@@ -105,7 +105,8 @@ class WheelSensorSession:
         self._last_line: bytes | None = None
         # What the station knows of the game `_game` (PROTOCOL.md §5, records):
         # the counter of its start line (None: never read nor recorded), its
-        # launches, the warnings raised in it, the result given.
+        # launches, the warnings raised in it, its result (given, or recorded
+        # of a game over whose start the station missed).
         self._start: int | None = None
         self._launches = 0
         self._flags: set[WarningFlag] = set()
@@ -317,6 +318,7 @@ class WheelSensorSession:
 
     def _record(self, record: Status, seq: int, gap: bool, raw: bytes,
                 out: SensorOutput) -> None:
+        """Which game the record is of, and what it makes good or contradicts."""
         if record.game == 0:
             return  # no game since power-up: nothing to make good
         if self._start is not None and record.start == self._start:
@@ -354,14 +356,13 @@ class WheelSensorSession:
 
     def _contradicts(self, record: Status, gap: bool) -> bool:
         """The record of `_game` says otherwise than a line read of it."""
-        recorded_launch = record.stage in ("BLN", "NMB", "WIN") or record.number is not None
         return (
             (self._number is not None and record.number != self._number)
             or (self._stage == "idle" and record.stage != "IDL")
             or not self._flags <= set(record.flags)
             or record.launches < self._launches
             # A launch read void, yet the record's launch or result is that launch.
-            or (self._stage == "started" and self._voided and recorded_launch
+            or (self._stage == "started" and self._voided and _launched(record)
                 and record.launches == self._launches)
             # Every line read since the game was known: the record is where the station is.
             or (not gap and not self._lost
@@ -384,8 +385,7 @@ class WheelSensorSession:
                                         or record.stage == "GST"):
             # The launch the station read was voided by a line it missed.
             self._void(game, out, tuple(record.flags))
-        recorded_launch = record.stage in ("BLN", "NMB", "WIN") or record.number is not None
-        if self._stage == "started" and recorded_launch and record.launches > self._launches:
+        if self._stage == "started" and _launched(record) and record.launches > self._launches:
             self._stage = "launched"
             out.events.append(WheelState("ball_launched", game, record.rotor_rpm,
                                          record.direction))
@@ -420,6 +420,11 @@ class WheelSensorSession:
         self._stage, self._voided = "started", True
         self._flags.update(flags)
         out.events.append(LaunchVoid(game, flags))
+
+
+def _launched(record: Status) -> bool:
+    """The record's game is at a launch, or past it to a result."""
+    return record.stage in ("BLN", "NMB", "WIN") or record.number is not None
 
 
 def _text(line: bytes) -> str:
