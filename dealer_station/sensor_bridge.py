@@ -101,7 +101,8 @@ class SensorBridge:
         elif isinstance(event, LinesLost):
             self.actor.submit(
                 Alarm("wheel_sensor_lines_lost", f"Wheel sensor: {event.count} line(s) of the "
-                      "wheel lost: no number from the sensor until its next game starts", SOURCE)
+                      "wheel lost: no number from the sensor until the wheel's record makes "
+                      "them good or its next game starts", SOURCE)
             )
         elif isinstance(event, WheelRestarted):
             self.actor.submit(

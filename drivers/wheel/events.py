@@ -27,7 +27,7 @@ RejectReason = Literal["malformed", "bad_checksum", "unknown_sentence", "bad_fie
 # A checked line the session did not believe (PROTOCOL.md §5).
 RefusalReason = Literal["no_game_in_play", "wrong_game", "old_game", "out_of_order",
                         "not_launched", "launch_voided", "flagged_result",
-                        "conflicting_result", "lines_lost"]
+                        "conflicting_result", "lines_lost", "record_contradicts"]
 
 
 class _Event:

@@ -26,6 +26,9 @@ GAME_MAX = 999_999
 # The line counter (PROTOCOL.md §2): game lines count 1..SEQ_MAX and wrap to 1;
 # 0 is the counter at power-up, before the wheel's first game line.
 SEQ_MAX = 9_999
+# The wheel sends its record this many times right after a result line, so that
+# a result whose line was lost waits no status period (PROTOCOL.md §3).
+RECORD_REPEATS = 3
 DIRECTIONS: dict[str, Direction] = {"CW": "clockwise", "CCW": "counterclockwise"}
 WIRE_DIRECTIONS: dict[Direction, str] = {v: k for k, v in DIRECTIONS.items()}
 Stage = Literal["IDL", "GST", "BLN", "NMB", "WIN"]
@@ -37,6 +40,9 @@ _SEQ = re.compile(r"0|[1-9]\d{0,3}")
 _NUMBER = re.compile(r"0|[1-9]\d?")
 _RPM = re.compile(r"(0|[1-9]\d?)\.\d")
 _FLAGS = re.compile(r"[0-9A-F]{2}")
+_LAUNCHES = re.compile(r"0|[1-9]\d?")
+# A record's number field before its game has a result.
+NO_NUMBER = "-"
 RESERVED_FLAGS = 0xFF & ~((1 << len(WARNING_FLAGS)) - 1)
 
 
@@ -79,10 +85,17 @@ class Warning:
 
 @dataclass(frozen=True, slots=True)
 class Status:
+    """The wheel's status line: the record of its game in play, or of the last
+    one when idle (PROTOCOL.md §3): enough to make good any game line lost."""
+
     stage: Stage
-    game: int
-    rotor_rpm: float
+    game: int  # 0: no game since power-up
+    rotor_rpm: float  # the last launch's, as the result line carries them
     direction: Direction
+    start: int = 0  # the counter of the game's start line, 0 with game 0
+    launches: int = 0  # launches in this game
+    flags: tuple[WarningFlag, ...] = ()  # warnings raised in this game
+    number: int | None = None  # the game's result, once it has one
 
 
 Sentence = GameStart | BallLaunched | NoMoreBets | WinningNumber | Idle | Warning | Status
@@ -139,8 +152,10 @@ def body_of(sentence: Sentence, seq: int) -> str:
             fields = ["IDL", str(game)]
         case Warning(game, flags):
             fields = ["WRN", str(game), f"{flags_value(flags):02X}"]
-        case Status(stage, game, rpm, direction):
-            fields = ["STS", stage, str(game), f"{rpm:.1f}", WIRE_DIRECTIONS[direction]]
+        case Status(stage, game, rpm, direction, start, launches, flags, number):
+            fields = ["STS", stage, str(game), f"{rpm:.1f}", WIRE_DIRECTIONS[direction],
+                      str(start), str(launches), f"{flags_value(flags):02X}",
+                      NO_NUMBER if number is None else str(number)]
     name, *values = fields
     return TALKER + ",".join([name, str(seq), *values])
 
@@ -162,7 +177,10 @@ def parse_line(raw: bytes) -> Line | Rejection:
             raise _BadField
         seq, *rest = fields
         sentence = parser(rest)
-        return Line(_seq(seq, none_allowed=isinstance(sentence, Status)), sentence)
+        counted = _seq(seq, none_allowed=isinstance(sentence, Status))
+        if isinstance(sentence, Status) and counted < 1 <= sentence.game:
+            raise _BadField  # a game started, yet no game line since power-up
+        return Line(counted, sentence)
     except _BadField:
         return Rejection("bad_field")
 
@@ -255,9 +273,36 @@ def _warning(fields: list[str]) -> Sentence:
 
 
 def _status(fields: list[str]) -> Sentence:
-    stage, game, rpm, direction = _count(fields, 4)
-    return Status(_stage(stage), _game(game, none_allowed=True), _rpm(rpm),
-                  _direction(direction))
+    stage, game, rpm, direction, start, launches, flags, number = _count(fields, 8)
+    record = Status(_stage(stage), _game(game, none_allowed=True), _rpm(rpm),
+                    _direction(direction), _seq(start, none_allowed=True), _launches(launches),
+                    _flags(flags, none_allowed=True),
+                    None if number == NO_NUMBER else _number(number))
+    if not _coherent(record):
+        raise _BadField
+    return record
+
+
+def _launches(text: str) -> int:
+    if not _LAUNCHES.fullmatch(text):
+        raise _BadField
+    return int(text)
+
+
+def _coherent(record: Status) -> bool:
+    """A record says one state (PROTOCOL.md §3): no game is idle and blank, a
+    game has its start line; a launch or a result needs a launch, a result
+    stage its number, and only a result stage or idle after one has a number."""
+    if record.game == 0:
+        return (record.stage == "IDL" and record.start == 0 and record.launches == 0
+                and record.number is None and not record.flags)
+    if record.start == 0:
+        return False
+    if record.stage in ("BLN", "NMB", "WIN") and record.launches == 0:
+        return False
+    if record.stage == "WIN":
+        return record.number is not None
+    return record.number is None or (record.stage == "IDL" and record.launches > 0)
 
 
 _PARSERS = {

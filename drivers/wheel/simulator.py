@@ -9,24 +9,29 @@ that carries flags, game lines lost whole (`lose_next`), `unplug` / `replug`,
 `silence`, a power cut (`restart`).
 
 Every line carries the wheel's line counter (PROTOCOL.md §2): each game line the
-wheel sends counts one, heard or not; a status line repeats the last count.
+wheel sends counts one, heard or not; a status line repeats the last count and
+carries the record of the game (§3), sent every `status_interval` and
+`RECORD_REPEATS` times right after each result line.
 
 `sent` is the ground truth: the events the station should report for the lines
 written so far (PROTOCOL.md §5 says which), as long as `faults` damaged none of
 them. When game lines go unheard (`lose_next`, a damaged result, silent or
 unplugged), `sent` has the `LinesLost` the station reports at the next line it
-hears, the refusal of a result until the next game start, and the game the
-station abandons; a launch, a void or a result line that the station reads
-differently for the lines it missed (its game's start, a warning) follows the
-wheel's own view, so a test that loses such lines compares the rest only. `results` is every (game,
-number) the wheel really gave: whatever the line does, the station may report no
-other.
+hears, the refusal of a result line until the station is in step again, the
+game the station abandons, and what the next record heard makes good (§5, "What
+a record makes good", applied to the station's view `known`: what the lines it
+heard told it). A line heard after a loss that the station reads differently for
+the lines it missed (a launch after a missed game start) follows the wheel's own
+view, so a test that loses such lines compares the rest only. `results` is
+every (game, number) the wheel really gave: whatever the line does, the station
+may report no other.
 """
 
 from __future__ import annotations
 
 import random
 import threading
+from dataclasses import replace
 from pathlib import Path
 
 from drivers.line_faults import LineFaults
@@ -47,6 +52,7 @@ from drivers.wheel.events import (
 )
 from drivers.wheel.sentences import (
     GAME_MAX,
+    RECORD_REPEATS,
     BallLaunched,
     GameStart,
     Idle,
@@ -92,9 +98,16 @@ class WheelSensorSimulator(PtySimulator):
         self._heard_seq = first_seq  # the counter of the last line the station heard
         self._unheard = 0  # game lines sent since then that the station never heard
         self._to_lose = 0  # game lines still to be lost whole (`lose_next`)
-        self._doubted = False  # the station heard of lost lines since the game started
-        # The game the station has in play, by the lines it heard (None: none).
-        self._station_game: int | None = None
+        self._doubted = False  # the station heard of lost lines no record made good
+        # The wheel's record of its game (PROTOCOL.md §3): its start line's
+        # counter (0: none since power-up), launches, warnings, result.
+        self.start = 0
+        self.launches = 0
+        self.game_flags: set[WarningFlag] = set()
+        self.number: int | None = None
+        # What the station knows of the game, by the lines it heard, as a record
+        # (None: nothing since it listened or since the wheel restarted).
+        self.known: Status | None = None
         self._rng = random.Random(seed)
         self._lock = threading.Lock()
         self._silent = False
@@ -120,15 +133,18 @@ class WheelSensorSimulator(PtySimulator):
             self.game = self.game % GAME_MAX + 1
             self.stage = "GST"
             self.direction = "counterclockwise" if self.direction == "clockwise" else "clockwise"
+            self.start, self.launches, self.game_flags = next_seq(self.seq), 0, set()
+            self.number, self.rotor_rpm = None, 0.0
             if self._say(GameStart(self.game), *self._abandoned(),
                          WheelState("game_start", self.game)):
-                self._doubted, self._station_game = False, self.game
+                self._doubted = False
             return self.game
 
     def launch(self, rotor_rpm: float | None = None) -> None:
         with self._lock:
             self.rotor_rpm = rotor_rpm if rotor_rpm is not None else self._rpm()
             self.stage = "BLN"
+            self.launches += 1
             self._say(BallLaunched(self.game, self.rotor_rpm, self.direction),
                       WheelState("ball_launched", self.game, self.rotor_rpm, self.direction))
 
@@ -138,23 +154,22 @@ class WheelSensorSimulator(PtySimulator):
             self._say(NoMoreBets(self.game), WheelState("no_more_bets", self.game))
 
     def result(self, number: int | None = None) -> int:
+        """The result line, then the record `RECORD_REPEATS` times (PROTOCOL.md §3)."""
         with self._lock:
-            won = self._rng.randrange(37) if number is None else number
-            self.stage = "WIN"
-            self.results.append((self.game, won))
+            won = self._won(number)
             sentence = WinningNumber(self.game, won, self.rotor_rpm, self.direction)
             if self._doubted or self._unheard:
                 line = self._next_line(sentence)
                 self._say(sentence, WheelRefused("lines_lost", self.game, _text(line)))
-            elif self._say(sentence, WheelResult(self.game, won, self.rotor_rpm, self.direction)):
-                self._station_game = None
+            else:
+                self._say(sentence, WheelResult(self.game, won, self.rotor_rpm, self.direction))
+            self._repeat_record()
             return won
 
     def idle(self) -> None:
         with self._lock:
             self.stage = "IDL"
-            if self._say(Idle(self.game), *self._abandoned(), WheelState("idle", self.game)):
-                self._station_game = None
+            self._say(Idle(self.game), *self._abandoned(), WheelState("idle", self.game))
 
     def warn(self, *flags: WarningFlag) -> None:
         """A warning for the game in play (0 when idle); during a launch it
@@ -162,6 +177,8 @@ class WheelSensorSimulator(PtySimulator):
         flags = flags_of(flags_value(flags))  # in bit order, as the line carries them
         with self._lock:
             game = self.game if self.stage in ("GST", "BLN", "NMB") else 0
+            if game:
+                self.game_flags.update(flags)
             truth: list[WheelEvent] = [WheelWarning(game, flags)]
             if self.stage in ("BLN", "NMB"):
                 self.stage = "GST"
@@ -183,15 +200,17 @@ class WheelSensorSimulator(PtySimulator):
             sentence = WinningNumber(self.game, number, self.rotor_rpm, self.direction, flags)
             line = self._next_line(sentence)
             self.stage = "GST"
+            self.game_flags.update(flags)
             self._say(sentence, WheelRefused("flagged_result", self.game, _text(line)),
                       LaunchVoid(self.game, flags))
 
     def bad_checksum_result(self, number: int) -> None:
-        """A result line damaged on the way, its checksum with every bit wrong:
-        rejected, no result, and the wheel counted it (the next line heard says
-        one was lost)."""
+        """The wheel's result, its line damaged on the way, its checksum with
+        every bit wrong: rejected, and the wheel counted it; the record after it
+        shows the line lost and makes the result good."""
         with self._lock:
-            line = bytearray(self._next_line(WinningNumber(self.game, number, self.rotor_rpm,
+            won = self._won(number)
+            line = bytearray(self._next_line(WinningNumber(self.game, won, self.rotor_rpm,
                                                            self.direction)))
             self.seq = next_seq(self.seq)
             # Not off by one: a single flipped bit of a hex digit could then put
@@ -200,6 +219,7 @@ class WheelSensorSimulator(PtySimulator):
             line[-6:-2] = f"{int(digits, 16) ^ 0xFFFF:04X}".encode()
             self._write(bytes(line), WheelRejected("bad_checksum", _text(bytes(line))))
             self._unheard += 1
+            self._repeat_record()
 
     def result_without_game_start(self, number: int) -> None:
         """A checked result for the next game, which never started."""
@@ -225,7 +245,8 @@ class WheelSensorSimulator(PtySimulator):
         with self._lock:
             truth = [WheelRestarted(self._heard_seq), *self._abandoned()]
             self.seq, self._unheard, self._to_lose = 0, 0, 0
-            self.stage, self.rotor_rpm, self._station_game = "IDL", 0.0, None
+            self.stage, self.rotor_rpm, self.known, self._doubted = "IDL", 0.0, None, False
+            self.start, self.launches, self.game_flags, self.number = 0, 0, set(), None
             self._write_status(*truth)
 
     def repeat_last(self) -> None:
@@ -272,11 +293,28 @@ class WheelSensorSimulator(PtySimulator):
     def _rpm(self) -> float:
         return round(self._rng.uniform(18.0, 32.0), 1)
 
+    def _won(self, number: int | None) -> int:
+        won = self._rng.randrange(37) if number is None else number
+        self.stage, self.number = "WIN", won
+        self.results.append((self.game, won))
+        return won
+
+    def record(self) -> Status:
+        """The wheel's record of its game (PROTOCOL.md §3)."""
+        if not self.start:
+            return Status("IDL", 0, self.rotor_rpm, self.direction)
+        return Status(self.stage, self.game, self.rotor_rpm, self.direction, self.start,
+                      self.launches, flags_of(flags_value(tuple(self.game_flags))), self.number)
+
     def _status(self) -> bytes:
-        return encode(Status(self.stage, self.game, self.rotor_rpm, self.direction), self.seq)
+        return encode(self.record(), self.seq)
 
     def _write_status(self, *truth: WheelEvent) -> None:
-        self._write(self._status(), *truth, seq=self.seq)
+        self._write(self._status(), *truth, seq=self.seq, record=True)
+
+    def _repeat_record(self) -> None:
+        for _ in range(RECORD_REPEATS):
+            self._write_status()
 
     def _next_line(self, sentence: Sentence) -> bytes:
         """The line `sentence` is when the wheel sends it next."""
@@ -292,26 +330,86 @@ class WheelSensorSimulator(PtySimulator):
             heard = False
         else:
             heard = self._write(line, *truth, seq=self.seq)
-        if not heard:
+        if heard:
+            self._learn(sentence)
+        else:
             self._unheard += 1
         return heard
 
     def _say_refused(self, sentence: WinningNumber) -> None:
         """A checked result line for a game not in play: refused."""
         line = self._next_line(sentence)
-        in_play = self._station_game is not None
-        self._say(sentence, WheelRefused("wrong_game" if in_play else "no_game_in_play",
+        self._say(sentence, WheelRefused("wrong_game" if self._in_play() else "no_game_in_play",
                                          sentence.game, _text(line)))
+
+    def _in_play(self) -> bool:
+        return self.known is not None and self.known.stage in ("GST", "BLN", "NMB")
 
     def _abandoned(self) -> list[WheelEvent]:
         """What the station says of its game in play when the wheel ends it."""
-        return [] if self._station_game is None else [GameAbandoned(self._station_game)]
+        return [GameAbandoned(self.known.game)] if self.known and self._in_play() else []
 
-    def _write(self, data: bytes, *truth: WheelEvent, seq: int | None = None) -> bool:
+    def _learn(self, sentence: Sentence) -> None:
+        """The station heard `sentence`: what it then knows (PROTOCOL.md §5)."""
+        if not self._doubted or isinstance(sentence, GameStart):
+            self.known = self.record() if self.start else None
+            return
+        known = self.known
+        if known is None:
+            return
+        launched = known.stage in ("BLN", "NMB")
+        match sentence:
+            case BallLaunched(game) if game == known.game and known.stage == "GST":
+                known = replace(known, stage="BLN", launches=known.launches + 1)
+            case NoMoreBets(game) if game == known.game and known.stage == "BLN":
+                known = replace(known, stage="NMB")
+            case Warning(game, flags) | WinningNumber(game, flags=flags) if flags and (
+                    launched or (game == known.game and known.stage == "GST")):
+                flags = flags_of(flags_value(known.flags + flags))
+                known = replace(known, stage="GST" if launched else known.stage, flags=flags)
+            case Idle(game) if game in (0, known.game):
+                known = replace(known, stage="IDL")
+            case Idle():
+                known = self.record()  # a game whose start it missed: a record completes it
+        self.known = known
+
+    def _made_good(self, record: Status) -> list[WheelEvent]:
+        """What the station reports when a record reaches it after lines it
+        missed (PROTOCOL.md §5, "What a record makes good"), from what it knew."""
+        known, truth = self.known, list[WheelEvent]()
+        if record.game == 0:
+            return truth
+        if known is None or known.start != record.start:
+            truth += [*self._abandoned(), WheelState("game_start", record.game)]
+            known = replace(record, stage="GST", launches=0, flags=(), number=None)
+        game = record.game
+        if known.stage in ("BLN", "NMB") and (record.launches > known.launches
+                                              or record.stage == "GST"):
+            truth.append(LaunchVoid(game, record.flags))
+            known = replace(known, stage="GST")
+        launched = record.stage in ("BLN", "NMB", "WIN") or record.number is not None
+        if known.stage == "GST" and launched and record.launches > known.launches:
+            truth.append(WheelState("ball_launched", game, record.rotor_rpm, record.direction))
+            known = replace(known, stage="BLN")
+        if record.stage == "NMB" and known.stage == "BLN":
+            truth.append(WheelState("no_more_bets", game))
+            known = replace(known, stage="NMB")
+        if record.number is not None and known.stage in ("BLN", "NMB"):
+            truth.append(WheelResult(game, record.number, record.rotor_rpm, record.direction))
+            known = replace(known, stage="WIN")
+        if record.stage == "IDL" and known.stage != "IDL":
+            if known.stage in ("GST", "BLN", "NMB"):
+                truth.append(GameAbandoned(game))
+            truth.append(WheelState("idle", game))
+        return truth
+
+    def _write(self, data: bytes, *truth: WheelEvent, seq: int | None = None,
+               record: bool = False) -> bool:
         """Bytes on the wire; their truth counts only if they went out (silent
         or unplugged, the station never hears them). `seq`: the counter of the
         wheel line they are, which, heard after unheard game lines, tells the
-        station how many."""
+        station how many; `record`: they are the wheel's record, which makes
+        good what the station missed."""
         if self._silent or not self._pty.is_open:
             return False
         damaged = self.faults.apply(data)
@@ -325,6 +423,9 @@ class WheelSensorSimulator(PtySimulator):
                 self.sent.append(LinesLost(self._unheard))
                 self._unheard, self._doubted = 0, True
         self.sent.extend(truth)
+        if record and self._doubted:
+            self.sent += self._made_good(self.record())
+            self.known, self._doubted = self.record(), False
         return True
 
     def _run(self) -> None:

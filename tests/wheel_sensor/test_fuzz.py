@@ -4,10 +4,11 @@ Three sources: soups of lines (valid ones for a few games, in any order, damaged
 ones and garbage between them), the recorded captures with random damage and
 whole lines dropped, and games played here (misfires, and a stale result line
 after each) with whole lines dropped. The oracle is independent of the session:
-a `WheelResult` must be the very line it came from, checked here with the
-standard library's CRC (not the session's code), for a game whose start and
-launch lines came before it and whose launch no warning voided; on a capture or
-a game played here, it must be a result the wheel meant (its ground truth).
+a `WheelResult` must be the very line it came from (a result line or a status
+record that has the result), checked here with the standard library's CRC (not
+the session's code), for a game whose start and launch came before it (read or
+made good) and whose launch no warning voided; on a capture or a game played
+here, it must be a result the wheel meant (its ground truth), once per game.
 """
 
 from __future__ import annotations
@@ -49,12 +50,15 @@ def line(body: str, seq: int) -> bytes:
 def numbered(bodies: list[str], skips: Iterator[int] | None = None) -> list[bytes]:
     """The wheel's lines: game lines counted 1, 2, ... (plus what `skips` adds,
     lines the wheel counted that are not in the list), a status line carrying the
-    last count."""
-    seq, out = 0, []
+    last count and, for `{start}`, the counter of its game's start line."""
+    seq, out, starts = 0, [], dict[str, int]()
     for body in bodies:
         if not body.startswith("RWSTS"):
             seq = (seq + next(skips, 0) if skips else seq) % 9999 + 1
-        out.append(line(body, seq))
+        if body.startswith("RWGST"):
+            starts[body.split(",")[1]] = seq
+        game = body.split(",")[2] if body.startswith("RWSTS") else ""
+        out.append(line(body.replace("{start}", str(starts.get(game, 0))), seq))
     return out
 
 
@@ -67,7 +71,10 @@ bodies = st.one_of(
               st.sampled_from(["0", "7", "36", "37", "07"]), st.sampled_from(["00", "08", "02"])),
     st.builds(lambda g: f"RWIDL,{g}", games),
     st.builds(lambda g, f: f"RWWRN,{g},{f}", games, st.sampled_from(["01", "04", "08", "00"])),
-    st.builds(lambda g: f"RWSTS,BLN,{g},25.0,CW", games),
+    st.builds(lambda stage, g, start, launches, f, n: (
+        f"RWSTS,{stage},{g},25.0,CW,{start},{launches},{f},{n}"),
+        st.sampled_from(["IDL", "GST", "BLN", "NMB", "WIN"]), games, st.integers(0, 12),
+        st.integers(0, 2), st.sampled_from(["00", "08"]), st.sampled_from(["-", "7", "36"])),
 )
 damage = st.tuples(st.sampled_from(["flip", "drop", "duplicate", "insert"]),
                    st.integers(0, 100_000), st.integers(0, 255))
@@ -134,10 +141,13 @@ def decode(data: bytes, cuts: list[int]) -> list[WheelEvent]:
 
 
 def _win_pattern(event: WheelResult) -> re.Pattern[bytes]:
-    """The result line `event` came from, whatever its counter."""
-    return re.compile(rb"\$RWWIN,\d+,%d,%d,%s,%s,00\*" % (
-        event.game, event.number, f"{event.rotor_rpm:.1f}".encode(),
-        b"CW" if event.direction == "clockwise" else b"CCW"))
+    """The result line or record `event` came from, whatever its counters."""
+    rpm = f"{event.rotor_rpm:.1f}".encode()
+    direction = b"CW" if event.direction == "clockwise" else b"CCW"
+    return re.compile(rb"\$RWWIN,\d+,%d,%d,%s,%s,00\*|\$RWSTS,\d+,(WIN|IDL),%d,%s,%s,"
+                      rb"\d+,\d+,[0-9A-F]{2},%d\*" % (
+                          event.game, event.number, rpm, direction,
+                          event.game, rpm, direction, event.number))
 
 
 def _win_line_in(data: bytes, event: WheelResult) -> bool:
@@ -166,6 +176,7 @@ def assert_no_invented_result(data: bytes, events: list[WheelEvent]) -> None:
         assert isinstance(started, WheelState) and started.game == event.game
         since_start = before[start + 1:]
         assert not any(isinstance(e, WheelResult) for e in since_start)
+        assert not any(isinstance(e, WheelResult) and e.game == event.game for e in before)
         launch = max(j for j, e in enumerate(since_start)
                      if isinstance(e, WheelState) and e.phase == "ball_launched")
         assert not any(isinstance(e, LaunchVoid) for e in since_start[launch:])
@@ -250,27 +261,38 @@ def test_a_result_the_wheel_meant_refused_is_refused_when_the_lines_that_said_so
     assert len(kept.split(b"\r\n")) == len(lines) - 2
     events = decode(kept, [])
     assert {e for e in events if isinstance(e, WheelResult)} <= truth
+    # Refused for the lines lost, or as another game's once a record made 4104's start good.
     stale = next(e for e in events if isinstance(e, WheelRefused) and e.game == 4103
-                 and e.reason == "lines_lost")
-    assert ",31,29.5,CW,00*" in stale.line
+                 and e.reason in ("lines_lost", "wrong_game") and e.line.startswith("$RWWIN"))
+    assert stale.line.startswith("$RWWIN,") and ",31," in stale.line
 
 
 def played(games: list[tuple[int, bool]]) -> tuple[list[str], set[WheelResult]]:
-    """Games as a wheel plays them, a status line after each launch. A voided
-    game (a misfire, then the wheel gives up: the next game starts) is followed,
-    after that start, by a result line for it (the saboteur's stale line, which
-    §4 forbids): the wheel never meant it. The results it meant, for the oracle."""
+    """Games as a wheel plays them, its record after each game line (three
+    times after the result, PROTOCOL.md §3). A voided game (a misfire, then the
+    wheel gives up: the next game starts) is followed, after that start, by a
+    result line for it (the saboteur's stale line, which §4 forbids): the wheel
+    never meant it, and its record does not have it. The results it meant, for
+    the oracle."""
     bodies: list[str] = []
     meant: set[WheelResult] = set()
     stale: list[str] = []
+
+    def record(stage: str, game: int, launches: int, flags: str = "00", number: str = "-") -> str:
+        return f"RWSTS,{stage},{game},25.0,CW,{{start}},{launches},{flags},{number}"
+
     for game, (number, voided) in enumerate(games, start=1):
-        bodies += [f"RWGST,{game}", *stale, f"RWBLN,{game},25.0,CW", f"RWSTS,BLN,{game},25.0,CW"]
+        bodies += [f"RWGST,{game}", *stale, record("GST", game, 0),
+                   f"RWBLN,{game},25.0,CW", record("BLN", game, 1)]
         stale = []
         if voided:
-            bodies.append(f"RWWRN,{game},08")
+            bodies += [f"RWWRN,{game},08", record("GST", game, 1, "08")]
             stale = [f"RWWIN,{game},{number},25.0,CW,00"]
         else:
-            bodies += [f"RWNMB,{game}", f"RWWIN,{game},{number},25.0,CW,00", f"RWIDL,{game}"]
+            bodies += [f"RWNMB,{game}", record("NMB", game, 1),
+                       f"RWWIN,{game},{number},25.0,CW,00",
+                       *[record("WIN", game, 1, number=str(number))] * 3,
+                       f"RWIDL,{game}", record("IDL", game, 1, number=str(number))]
             meant.add(WheelResult(game, number, 25.0, "clockwise"))
     return bodies, meant
 
@@ -301,18 +323,43 @@ def games_and_drops(draw: st.DrawFn) -> tuple[list[str], set[WheelResult], list[
     return bodies, meant, lines, {i for i, drop in enumerate(lost) if drop}
 
 
-@given(games_and_drops(), st.lists(st.integers(0, 10_000), max_size=4))
+@given(games_and_drops(), st.lists(damage, max_size=6), st.lists(st.integers(0, 10_000),
+                                                                  max_size=4))
 @settings(max_examples=300, deadline=None, derandomize=True, database=None)
 def test_games_with_lines_dropped_at_random_give_no_result_the_wheel_did_not_mean(
-    played_and_lost: tuple[list[str], set[WheelResult], list[bytes], set[int]], cuts: list[int]
+    played_and_lost: tuple[list[str], set[WheelResult], list[bytes], set[int]],
+    mutations: list[tuple[str, int, int]], cuts: list[int]
 ) -> None:
+    """Lines lost whole and bytes damaged: never a result the wheel did not
+    mean (the stale lines, a record's damage), never one twice."""
     bodies, meant, lines, lost = played_and_lost
-    events = decode(b"".join(ln for i, ln in enumerate(lines) if i not in lost), cuts)
+    data = b"".join(ln for i, ln in enumerate(lines) if i not in lost)
+    events = decode(damaged(data, mutations) if mutations else data, cuts)
     results = [e for e in events if isinstance(e, WheelResult)]
     assert set(results) <= meant
     assert len({e.game for e in results}) == len(results)
     # A game line lost between two lines read is reported (before the first
     # line read, there is nothing to compare with).
     kept = [i for i in range(len(lines)) if i not in lost]
-    if any(kept and kept[0] < i < kept[-1] and not bodies[i].startswith("RWSTS") for i in lost):
+    if not mutations and any(kept and kept[0] < i < kept[-1]
+                             and not bodies[i].startswith("RWSTS") for i in lost):
         assert any(isinstance(e, LinesLost) for e in events)
+
+
+@given(games_and_drops())
+@settings(max_examples=200, deadline=None, derandomize=True, database=None)
+def test_with_every_record_read_every_result_is_delivered_once_whatever_game_lines_are_lost(
+    played_and_lost: tuple[list[str], set[WheelResult], list[bytes], set[int]]
+) -> None:
+    """Game lines lost whole at random, the records all read: each result the
+    wheel meant for a game begun after the first line read is delivered, once."""
+    bodies, meant, lines, lost = played_and_lost
+    lost = {i for i in lost if not bodies[i].startswith("RWSTS")}
+    events = decode(b"".join(ln for i, ln in enumerate(lines) if i not in lost), [])
+    first = min(i for i in range(len(lines)) if i not in lost)  # a record is never lost
+    begun = {int(b.split(",")[1]) for i, b in enumerate(bodies)
+             if b.startswith("RWGST") and i >= first}
+    results = [e for e in events if isinstance(e, WheelResult)]
+    assert sorted(results, key=lambda e: e.game) == results  # in the games' order
+    assert {e for e in meant if e.game in begun} <= set(results) <= meant
+    assert len({e.game for e in results}) == len(results)
