@@ -74,13 +74,15 @@ class BallLocator:
         rho: float,
         zero: float,
         blur: float = 0.0,
+        offset: tuple[float, float] = (0.0, 0.0),
     ) -> BallFix | None:
         """The ball sighted near (`theta`, `rho`); `zero` places the pocket boundaries.
 
         `blur` is the most the rotor (and the ball resting on it) can smear along the
-        angle during one exposure: its angle turned in one frame interval.
+        angle during one exposure: its angle turned in one frame interval. `offset` is
+        how far the picture has moved since the wheel was placed (pixels, x and y).
         """
-        grey = self._patch(frame, theta, rho)
+        grey = self._patch(frame, theta, rho, offset)
         first = self._height(grey, [])
         if first is None:
             return None
@@ -168,12 +170,19 @@ class BallLocator:
         crossing = i + side * (profile[i] - level) / (profile[i] - profile[j])
         return float(np.interp(crossing, np.arange(n), self.offsets))
 
-    def _patch(self, frame: npt.NDArray[np.uint8], theta: float, rho: float) -> FloatArray:
+    def _patch(
+        self, frame: npt.NDArray[np.uint8], theta: float, rho: float, offset: tuple[float, float]
+    ) -> FloatArray:
         wheel = theta + self.offsets
         x, y = self.ellipse.points(
             self.warp.image_angle(wheel)[None, :], (rho + self.rho_offsets)[:, None]
         )
-        patch = cv2.remap(frame, x.astype(np.float32), y.astype(np.float32), cv2.INTER_LINEAR)
+        patch = cv2.remap(
+            frame,
+            (x + offset[0]).astype(np.float32),
+            (y + offset[1]).astype(np.float32),
+            cv2.INTER_LINEAR,
+        )
         out: FloatArray = np.min(patch, axis=2).astype(np.float32)
         return out
 
