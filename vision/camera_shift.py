@@ -40,6 +40,7 @@ _ITERATIONS = 5  # at each spacing
 _CONVERGED = 0.03  # pixels
 _HUBER = 2.5  # misfits beyond this many robust sigmas weigh less
 _GREY = np.full(3, 1 / 3)
+_REACHED = 1.5  # a fine match this much worse than the last frame's did not reach
 _MAX_SHIFT = 0.15  # of the rotor's radius: a picture moved further is a moved wheel
 
 
@@ -73,8 +74,9 @@ class _Level:
         half = len(r) // 2
         return 1.4826 * float(np.partition(np.abs(r), half)[half]) + 0.5, r
 
-    def fit(self, frame: Frame, d: Floats, light: Floats) -> tuple[Floats, Floats]:
-        """Gauss-Newton from (`d`, `light`), each step halved while it matches worse."""
+    def fit(self, frame: Frame, d: Floats, light: Floats) -> tuple[Floats, Floats, float]:
+        """Gauss-Newton from (`d`, `light`), each step halved while it matches worse;
+        the offset, the light and the misfit's spread there."""
         spread, r = self.misfit(frame, d, light)
         for _ in range(_ITERATIONS):
             w = np.minimum(1.0, _HUBER * spread / np.maximum(np.abs(r), 1e-9))
@@ -96,7 +98,7 @@ class _Level:
             spread, r = trial
             if math.hypot(step[0], step[1]) < _CONVERGED:
                 break
-        return d, light
+        return d, light, spread
 
 
 class CameraShift:
@@ -127,6 +129,7 @@ class CameraShift:
         self._limit = _MAX_SHIFT * max(rotor.a, rotor.b)
         self._offset = np.zeros(2)
         self._light = np.array([1.0, 0.0])  # gain and level
+        self._spread = math.inf  # the misfit of the last frame matched
 
     def aligned(self, frames: Sequence[Frame]) -> tuple[list[Frame], float]:
         """`frames` moved back to where the reference is, and the most any had moved."""
@@ -148,11 +151,14 @@ class CameraShift:
 
     def update(self, frame: Frame) -> Offset:
         """How far `frame` has moved from the reference (pixels, x right, y down)."""
-        d, light = self._offset.copy(), self._light.copy()
-        for level in self._levels:
-            d, light = level.fit(frame, d, light)
+        coarse, fine = self._levels
+        d, light, spread = fine.fit(frame, self._offset, self._light)
+        if spread > _REACHED * self._spread:
+            # Beyond the fine match's reach (a jump of the mount): coarsely first.
+            d, light, _ = coarse.fit(frame, self._offset, self._light)
+            d, light, spread = fine.fit(frame, d, light)
         if np.all(np.isfinite(d)) and math.hypot(d[0], d[1]) <= self._limit:
-            self._offset, self._light = d, light
+            self._offset, self._light, self._spread = d, light, spread
         return float(self._offset[0]), float(self._offset[1])
 
 

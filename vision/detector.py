@@ -55,6 +55,8 @@ class _Pipeline:
     locator: BallLocator
     # The picture's movement since the wheel was placed, from the first frame tracked.
     shift: CameraShift | None = None
+    maps: tuple[npt.NDArray[np.int16], npt.NDArray[np.uint16]] | None = None
+    maps_offset: tuple[float, float] = (0.0, 0.0)
 
 
 def _pipeline(calibration: Calibration, params: DetectorParams) -> _Pipeline:
@@ -183,7 +185,10 @@ class WheelDetector:
         if pipe.shift is None:
             pipe.shift = CameraShift(pipe.calibration.rotor, frame)
         offset = pipe.shift.update(frame)
-        polar = cv2.remap(frame, *pipe.grid.fixed_point_maps(offset), cv2.INTER_LINEAR)
+        # The fixed-point maps hold 1/32 pixel: a smaller move keeps the last ones.
+        if pipe.maps is None or math.dist(offset, pipe.maps_offset) >= 1 / 64:
+            pipe.maps, pipe.maps_offset = pipe.grid.fixed_point_maps(offset), offset
+        polar = cv2.remap(frame, pipe.maps[0], pipe.maps[1], cv2.INTER_LINEAR)
         ring = polar[pipe.ring_rows]
         red = redness(ring)
         rotor = pipe.rotor.update(red, greenness(ring), t)
