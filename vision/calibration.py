@@ -13,6 +13,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
+from vision.camera_shift import CameraShift
 from vision.geometry import AngleWarp, Ellipse, polar_grid
 from vision.pockets import POCKET_DEGREES
 from vision.ring import RingMatcher, redness, template
@@ -22,6 +23,7 @@ Frame = npt.NDArray[np.uint8]
 _WORK_WIDTH = 320
 _MIN_RING_SCORE = 0.35
 _MAX_BOOST = 0.3  # a camera close and steep enough for more is not a table camera
+_STILL_PX = 0.3  # a camera whose frames moved less than this is still
 
 
 class CalibrationError(Exception):
@@ -235,7 +237,20 @@ def find_warp(frames: Sequence[Frame], rotor: Ellipse, ring: tuple[float, float]
 
 
 def calibrate(frames: Sequence[Frame]) -> Calibration:
-    """Find the wheel in a few tenths of a second of video in which the rotor turns."""
+    """Find the wheel in a few tenths of a second of video in which the rotor turns,
+    where it is in the first of them.
+
+    A shaking camera moves the still picture from frame to frame, which then looks as
+    if it turned with the rotor and bends the rotor's outline: the wheel found in the
+    frames as they are places the static picture, the frames are moved back onto the
+    first by it (`CameraShift`) and the wheel is found again in them.
+    """
+    first = _calibrate(frames)
+    steady, moved = CameraShift(first.rotor, frames[0]).aligned(frames)
+    return _calibrate(steady) if moved > _STILL_PX else first
+
+
+def _calibrate(frames: Sequence[Frame]) -> Calibration:
     rotor = find_boost(frames, find_rotor(frames))
     ring, score = find_ring(frames, rotor)
     warp = find_warp(frames, rotor, ring)

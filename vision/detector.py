@@ -22,6 +22,7 @@ import numpy.typing as npt
 from vision.alarm_latch import AlarmLatch
 from vision.ball import BallFinder, BallSighting, Sightings
 from vision.calibration import Calibration, CalibrationError, calibrate
+from vision.camera_shift import CameraShift
 from vision.geometry import PolarGrid, polar_grid
 from vision.health import CameraHealth
 from vision.locate import BallLocator
@@ -47,12 +48,15 @@ _BALL_CLEARANCE = 0.08  # rotor radii from the ball's centre to rows it cannot c
 class _Pipeline:
     calibration: Calibration
     grid: PolarGrid
-    maps: tuple[npt.NDArray[np.int16], npt.NDArray[np.uint16]]
     ring_rows: slice
     rotor: RotorTracker
     ball: BallFinder
     matcher: RingMatcher
     locator: BallLocator
+    # The picture's movement since the wheel was placed, from the first frame tracked.
+    shift: CameraShift | None = None
+    maps: tuple[npt.NDArray[np.int16], npt.NDArray[np.uint16]] | None = None
+    maps_offset: tuple[float, float] = (0.0, 0.0)
 
 
 def _pipeline(calibration: Calibration, params: DetectorParams) -> _Pipeline:
@@ -68,7 +72,6 @@ def _pipeline(calibration: Calibration, params: DetectorParams) -> _Pipeline:
     return _Pipeline(
         calibration,
         grid,
-        grid.fixed_point_maps(),
         slice(r0, r1),
         rotor,
         BallFinder(grid, params.background_seconds, params.rotor_memory_seconds),
@@ -170,6 +173,8 @@ class WheelDetector:
         out = self._wheel_alarm(AlarmKind.WHEEL_NOT_FOUND, False, "", index, t)
         self._pipe = _pipeline(calibration, p)
         buffered, self._buffer = self._buffer, []
+        # The wheel was placed where it is in the first of them.
+        self._pipe.shift = CameraShift(calibration.rotor, buffered[0][2])
         for i, ti, f in buffered:
             out += self._track(f, i, ti)
         return out
@@ -177,6 +182,12 @@ class WheelDetector:
     def _track(self, frame: Frame, index: int, t: float) -> list[Observation]:
         pipe = self._pipe
         assert pipe is not None
+        if pipe.shift is None:
+            pipe.shift = CameraShift(pipe.calibration.rotor, frame)
+        offset = pipe.shift.update(frame)
+        # The fixed-point maps hold 1/32 pixel: a smaller move keeps the last ones.
+        if pipe.maps is None or math.dist(offset, pipe.maps_offset) >= 1 / 64:
+            pipe.maps, pipe.maps_offset = pipe.grid.fixed_point_maps(offset), offset
         polar = cv2.remap(frame, pipe.maps[0], pipe.maps[1], cv2.INTER_LINEAR)
         ring = polar[pipe.ring_rows]
         red = redness(ring)
@@ -205,7 +216,7 @@ class WheelDetector:
             if r0 < pipe.ring_rows.stop:
                 outer = polar[r0 : pipe.ring_rows.stop]
                 colour = colour_at(redness(outer), greenness(outer), a.zero, ball.theta)
-            fix = pipe.locator.locate(frame, ball.theta, ball.rho, a.zero, blur)
+            fix = pipe.locator.locate(frame, ball.theta, ball.rho, a.zero, blur, offset)
             return PocketReading(zero, a.zero, a.score, colour, fix)
 
         out += self.spins.step(index, t, rotor, seen, read_pocket)

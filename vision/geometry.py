@@ -108,9 +108,13 @@ class PolarGrid:
     map_x: FloatArray
     map_y: FloatArray
 
-    def fixed_point_maps(self) -> tuple[npt.NDArray[np.int16], npt.NDArray[np.uint16]]:
-        """The maps in cv2.remap's fast fixed-point form."""
-        a, b = cv2.convertMaps(self.map_x, self.map_y, cv2.CV_16SC2)
+    def fixed_point_maps(
+        self, offset: tuple[float, float] = (0.0, 0.0)
+    ) -> tuple[npt.NDArray[np.int16], npt.NDArray[np.uint16]]:
+        """The maps in cv2.remap's fast fixed-point form, for a picture moved by `offset`
+        pixels (x, y)."""
+        dx, dy = np.float32(offset[0]), np.float32(offset[1])
+        a, b = cv2.convertMaps(self.map_x + dx, self.map_y + dy, cv2.CV_16SC2)
         return np.asarray(a, np.int16), np.asarray(b, np.uint16)
 
     @property

@@ -74,13 +74,15 @@ class BallLocator:
         rho: float,
         zero: float,
         blur: float = 0.0,
+        offset: tuple[float, float] = (0.0, 0.0),
     ) -> BallFix | None:
         """The ball sighted near (`theta`, `rho`); `zero` places the pocket boundaries.
 
         `blur` is the most the rotor (and the ball resting on it) can smear along the
-        angle during one exposure: its angle turned in one frame interval.
+        angle during one exposure: its angle turned in one frame interval. `offset` is
+        how far the picture has moved since the wheel was placed (pixels, x and y).
         """
-        grey = self._patch(frame, theta, rho)
+        grey = self._patch(frame, theta, rho, offset)
         first = self._height(grey, [])
         if first is None:
             return None
@@ -117,8 +119,11 @@ class BallLocator:
                 None,
             )
             walls.append(wall)
-            ends.append(None if wall is not None else self._edge(profile, end, side, r_cols))
-        left, right = ends
+            # Clear of the fret's far side (by more than a fret's edge is soft), the
+            # edge may be the ball's own: it lies across the fret.
+            across = wall is None or side * (edge - wall.theta) > wall.half + _FRET_SLACK_IN
+            ends.append(self._edge(profile, end, side, r_cols) if across else None)
+        left, right = (None if w is not None else e for e, w in zip(ends, walls, strict=True))
         if walls[0] is not None and walls[1] is not None:
             # A ball as wide as its pocket fills it from fret to fret.
             centre = (walls[0].theta + walls[1].theta) / 2
@@ -127,12 +132,12 @@ class BallLocator:
         elif left is not None and right is not None:
             centre = (left + right) / 2
             # Something else merged with the ball (a number, a glint): not a clean disc.
-            if not _WIDTH[0] * r_ang <= (right - left) / 2 <= _WIDTH[1] * r_ang + blur / 2:
+            if not _disc(left, right, r_ang, blur):
                 return None
         elif left is not None:
-            centre = left + r_ang
+            centre = _one_edge(left + r_ang, walls[1], ends, r_ang, blur)
         elif right is not None:
-            centre = right - r_ang
+            centre = _one_edge(right - r_ang, walls[0], ends, r_ang, blur)
         else:
             return None  # an edge that is neither clean nor at a fret
         reach = (centre - r_ang - _FRET_SLACK_IN, centre + r_ang + _FRET_SLACK_IN)
@@ -165,12 +170,19 @@ class BallLocator:
         crossing = i + side * (profile[i] - level) / (profile[i] - profile[j])
         return float(np.interp(crossing, np.arange(n), self.offsets))
 
-    def _patch(self, frame: npt.NDArray[np.uint8], theta: float, rho: float) -> FloatArray:
+    def _patch(
+        self, frame: npt.NDArray[np.uint8], theta: float, rho: float, offset: tuple[float, float]
+    ) -> FloatArray:
         wheel = theta + self.offsets
         x, y = self.ellipse.points(
             self.warp.image_angle(wheel)[None, :], (rho + self.rho_offsets)[:, None]
         )
-        patch = cv2.remap(frame, x.astype(np.float32), y.astype(np.float32), cv2.INTER_LINEAR)
+        patch = cv2.remap(
+            frame,
+            (x + offset[0]).astype(np.float32),
+            (y + offset[1]).astype(np.float32),
+            cv2.INTER_LINEAR,
+        )
         out: FloatArray = np.min(patch, axis=2).astype(np.float32)
         return out
 
@@ -235,6 +247,34 @@ class BallLocator:
                 if all(abs(f.theta - centre) > math.radians(1.0) for f in frets):
                     frets.append(_Fret(centre, width / 2))
         return frets
+
+
+def _disc(left: float, right: float, r_ang: float, blur: float) -> bool:
+    """Edges as far apart as a ball's disc, smeared by at most `blur` (a number or a
+    glint merged with the ball makes it wider)."""
+    return _WIDTH[0] * r_ang <= (right - left) / 2 <= _WIDTH[1] * r_ang + blur / 2
+
+
+def _one_edge(
+    centre: float, wall: _Fret | None, ends: list[float | None], r_ang: float, blur: float
+) -> float:
+    """The centre of a ball with one clean edge, put one radius in from it (`centre`),
+    unless the other edge, beyond a fret's far side, may be the ball's own.
+
+    An edge that runs beyond a fret may be the fret's blurred with the ball (the ball
+    touches it) or the ball's (it lies across the fret). One radius in from the clean
+    edge is too far from the fret by as much as the ball is smeared along the rotor in
+    one exposure (a long shutter: the clean edge is the smear's end), so a ball lying on
+    the fret would be read in the pocket beside it. Which is true is not known: of the
+    two places the one nearer the fret, and the fret itself if they lie either side of it.
+    """
+    left, right = ends
+    if wall is None or left is None or right is None or not _disc(left, right, r_ang, blur):
+        return centre
+    one, across = centre - wall.theta, (left + right) / 2 - wall.theta
+    if one * across <= 0:
+        return wall.theta
+    return wall.theta + (one if abs(one) <= abs(across) else across)
 
 
 def _run(profile: FloatArray, start: int, level: float) -> tuple[float, float] | None:
