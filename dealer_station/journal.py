@@ -36,7 +36,7 @@ import os
 import shlex
 import sqlite3
 import sys
-from collections.abc import Collection, Iterator
+from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -330,6 +330,18 @@ class Journal:
             yield
         finally:
             self._db.execute("COMMIT")
+
+    def copy_into(
+        self, target: sqlite3.Connection, pages: int, between: Callable[[int, int], None]
+    ) -> None:
+        """Copy the whole database into ``target`` with SQLite's online backup,
+        ``pages`` pages a step, ``between(remaining, total)`` after each, as it
+        stood at one instant. Inside one read transaction, each step reads that
+        instant: otherwise every commit of the writer between two steps would
+        restart the copy, and a busy station's never end."""
+        with self.one_instant():
+            self._db.execute("SELECT count(*) FROM sqlite_master").fetchone()  # the instant
+            self._db.backup(target, pages=pages, progress=lambda _, left, n: between(left, n))
 
     def chain_head(self) -> tuple[int, str] | None:
         """The last record's seq and hash: what a digest publishes."""

@@ -1,4 +1,5 @@
-"""``dealer-station journal verify|digest|export``: the journal for a regulator.
+"""``dealer-station journal verify|digest|export|backup``: the journal for a
+regulator, and its backups.
 
 Every subcommand opens the journal read-only (no lock, no write): it works on a
 copy and beside a running station alike (docs/journal.md).
@@ -70,6 +71,23 @@ def register(subparsers: Any) -> None:
     export.add_argument("--table", required=True)
     add_selection(export)
     export.set_defaults(handler=run_export)
+
+    backup = commands.add_parser(
+        "backup",
+        help="copy the journal into a directory, checked, keeping the newest N copies",
+        description="Copy the journal with SQLite's online backup (read-only, safe while the "
+        "station runs), check the copy (PRAGMA integrity_check, the hash chain), rename it into "
+        "DIR with the time in its name and remove all but the newest N backups. Exit 0 with "
+        "the backup made, 1 if it could not be (disk full, the copy not whole), 2 on a usage "
+        "error (no such file or directory, not a journal).",
+    )
+    # --db as well, the name every other journal subcommand gives the file.
+    backup.add_argument("--journal", "--db", dest="db", required=True, type=Path, metavar="JOURNAL")
+    backup.add_argument("--to", required=True, type=Path, metavar="DIR", help="where backups go")
+    backup.add_argument(
+        "--keep", type=int, default=14, metavar="N", help="backups of the journal kept (14)"
+    )
+    backup.set_defaults(handler=run_backup)
 
 
 def add_selection(parser: argparse.ArgumentParser) -> None:
@@ -244,4 +262,25 @@ def run_export(args: argparse.Namespace) -> int:
         for line, taken in lines(journal, args.table, Selection(args.round, args.since)):
             if taken:
                 sys.stdout.write(line + "\n")
+    return 0
+
+
+def run_backup(args: argparse.Namespace) -> int:
+    from dealer_station.journal_backup import BackupError, NoDirectory, NotAJournal, backup
+
+    if args.keep < 1:
+        print("dealer-station journal backup: --keep is 1 or more", file=sys.stderr)
+        return 2
+    try:
+        made = backup(args.db, args.to, args.keep)
+    except (NotAJournal, NoDirectory) as exc:
+        print(f"dealer-station journal backup: {exc}", file=sys.stderr)
+        return 2
+    except BackupError as exc:
+        print(f"dealer-station journal backup: FAILED: {exc}", file=sys.stderr)
+        return 1
+    head = f"record {made.head.seq} hash {made.head.hash}" if made.head else "no record yet"
+    print(f"backup {made.path}: {made.records} records, {head}, integrity ok, chain whole")
+    for old in made.removed:
+        print(f"  removed {old} (keeping {args.keep})")
     return 0
