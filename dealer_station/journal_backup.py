@@ -27,6 +27,7 @@ from datetime import datetime
 from pathlib import Path
 
 from dealer_station.clock import utc_now
+from dealer_station.durable import fsync_path
 from dealer_station.journal import Journal
 from dealer_station.journal_chain import Digest, walk
 
@@ -141,14 +142,6 @@ def _check_chain(partial: Path) -> tuple[Digest | None, int]:
     return found.head, found.records
 
 
-def _fsync(path: Path, flags: int = os.O_RDONLY) -> None:
-    fd = os.open(path, flags)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-
-
 def backup(
     journal: Path,
     directory: Path,
@@ -171,9 +164,9 @@ def backup(
     try:
         _copy(source, partial, pages, pause)
         head, records = _check_chain(partial)
-        _fsync(partial)
+        fsync_path(partial)
         os.rename(partial, final)
-        _fsync(directory)
+        fsync_path(directory)
     except BaseException as exc:
         with contextlib.suppress(FileNotFoundError):
             partial.unlink()

@@ -12,6 +12,7 @@ import contextlib
 import json
 import re
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -48,6 +49,7 @@ def register(subparsers: Any) -> None:
         "carries them): the journal up to each must be the one published",
     )
     given.add_argument("--head", metavar="SEQ:HASH", help="one published digest")
+    add_archives(verify)
     verify.set_defaults(handler=run_verify)
 
     digest = commands.add_parser(
@@ -70,6 +72,7 @@ def register(subparsers: Any) -> None:
     export.add_argument("--db", required=True, type=Path, metavar="JOURNAL")
     export.add_argument("--table", required=True)
     add_selection(export)
+    add_archives(export)
     export.set_defaults(handler=run_export)
 
     backup = commands.add_parser(
@@ -89,6 +92,24 @@ def register(subparsers: Any) -> None:
     )
     backup.set_defaults(handler=run_backup)
 
+    archive = commands.add_parser(
+        "archive",
+        help="move the rounds settled before a date into a sealed archive file",
+        description="Move the records of the rounds settled or voided before DATE (whole "
+        "rounds; what the next start reads stays) into FILE, a read-only SQLite file sealed "
+        "with its chain's hashes, noted with its SHA-256 in the journal. Stop the station "
+        "first: this writes the journal. Exit 0 archived, 1 nothing to archive or refused "
+        "(the station runs), 2 on a usage error.",
+    )
+    archive.add_argument(
+        "--journal", "--db", dest="db", required=True, type=Path, metavar="JOURNAL"
+    )
+    archive.add_argument(
+        "--before", required=True, help="UTC date or time: records older than this may go"
+    )
+    archive.add_argument("--to", required=True, type=Path, metavar="FILE", help="the new archive")
+    archive.set_defaults(handler=run_archive)
+
 
 def add_selection(parser: argparse.ArgumentParser) -> None:
     """--round or --since: the records of one round, or since a date."""
@@ -99,11 +120,29 @@ def add_selection(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def open_read_only(path: Path, command: str) -> Journal | None:
-    """The journal read-only, or None having said why (a usage error)."""
+def add_archives(parser: argparse.ArgumentParser) -> None:
+    """--archive FILE, repeated: the journal's archives, read before it as one."""
+    parser.add_argument(
+        "--archive",
+        action="append",
+        type=Path,
+        default=[],
+        metavar="FILE",
+        help="an archive of the journal's first records (`journal archive`), oldest first; "
+        "repeat for each",
+    )
+
+
+def open_read_only(
+    path: Path, command: str, archives: Sequence[Path] | None = ()
+) -> Journal | None:
+    """The journal read-only, with its archives before it, or None having said
+    why (a usage error: an archive missing or changed is one too). ``archives``
+    None: the caller reads the archives itself (verify names what is wrong)."""
     import sqlite3
 
     from dealer_station.journal import Journal
+    from dealer_station.journal_archive import mismatches
 
     if not path.is_file():
         print(f"dealer-station {command}: {path}: no such file", file=sys.stderr)
@@ -111,8 +150,17 @@ def open_read_only(path: Path, command: str) -> Journal | None:
     try:
         journal = Journal(path, read_only=True)
         journal.tables()
+        problems = [] if archives is None else mismatches(journal, archives)
+        if archives and not problems:
+            journal.read_with(archives)
+            journal.tables()
     except sqlite3.DatabaseError as exc:
         print(f"dealer-station {command}: {path}: not a journal ({exc})", file=sys.stderr)
+        return None
+    if problems:
+        for problem in problems:
+            print(f"dealer-station {command}: {path}: {problem}", file=sys.stderr)
+        journal.close()
         return None
     return journal
 
@@ -147,12 +195,13 @@ def _digests(args: argparse.Namespace) -> list[Digest] | None:
 
 
 def run_verify(args: argparse.Namespace) -> int:
-    from dealer_station.journal_chain import walk
+    from dealer_station.journal_archive import mismatches, seals
+    from dealer_station.journal_chain import Digest, walk
 
     digests = _digests(args)
     if digests is None:
         return 2
-    journal = open_read_only(args.db, "journal verify")
+    journal = open_read_only(args.db, "journal verify", None)
     if journal is None:
         return 2
     out: list[str] = []
@@ -164,10 +213,33 @@ def run_verify(args: argparse.Namespace) -> int:
                 "chains it at its next start (docs/journal.md, Migration)"
             )
             return 1
+        noted = seals(journal)
+        start = None
+        problems = mismatches(journal, args.archive) if args.archive else []
+        if args.archive and not problems:
+            journal.read_with(args.archive)
+            out.extend(f"archive {s.file}: records {s.first_seq} to {s.last_seq}" for s in noted)
+        elif noted:
+            # The live journal's chain, from the archives' head.
+            start = Digest(noted[-1].last_seq, noted[-1].head_hash)
+            if not problems:
+                out.append(
+                    f"records {noted[0].first_seq} to {start.seq} are archived "
+                    f"({', '.join(s.file for s in noted)}): not read; give --archive to "
+                    "verify them too"
+                )
+        for problem in problems:
+            whole = False
+            out.append(problem)
+        sealed = [Digest(s.last_seq, s.head_hash) for s in noted if start is None]
         with journal.one_instant():
-            found = walk(journal.rows(), digests)
+            found = walk(journal.rows(), [*digests, *sealed], start)
             migrations = journal.chain_migrations()
             orphans = journal.orphan_messages()
+    for seal in sealed:
+        if found.digests_seen.get(seal.seq, seal.hash) != seal.hash:
+            whole = False
+            out.append(f"ARCHIVE SEAL MISMATCH: record {seal.seq} is not the archive's head")
     if found.head is None and found.broken is None:
         out.append("the journal is empty")
     if found.broken is not None:
@@ -249,7 +321,7 @@ def run_digest(args: argparse.Namespace) -> int:
 def run_export(args: argparse.Namespace) -> int:
     from dealer_station.journal_export import Selection, lines
 
-    journal = open_read_only(args.db, "journal export")
+    journal = open_read_only(args.db, "journal export", args.archive)
     if journal is None:
         return 2
     with contextlib.closing(journal), journal.one_instant():
@@ -283,4 +355,26 @@ def run_backup(args: argparse.Namespace) -> int:
     print(f"backup {made.path}: {made.records} records, {head}, integrity ok, chain whole")
     for old in made.removed:
         print(f"  removed {old} (keeping {args.keep})")
+    return 0
+
+
+def run_archive(args: argparse.Namespace) -> int:
+    from dealer_station.journal import JournalInUse
+    from dealer_station.journal_archive import ArchiveError, archive
+
+    if not args.db.is_file():
+        print(f"dealer-station journal archive: {args.db}: no such file", file=sys.stderr)
+        return 2
+    try:
+        seal = archive(args.db, args.before, args.to)
+    except JournalInUse as exc:
+        print(f"dealer-station journal archive: {exc}: stop the station first", file=sys.stderr)
+        return 1
+    except ArchiveError as exc:
+        print(f"dealer-station journal archive: {exc}", file=sys.stderr)
+        return 1
+    print(
+        f"archived records {seal.first_seq} to {seal.last_seq} into {args.to} "
+        f"(head {seal.head_hash}, SHA-256 {seal.sha256})"
+    )
     return 0
