@@ -51,16 +51,19 @@ def _tables(journal: Journal, clock: Clock) -> tuple[TableActor, TableActor]:
     return actors[0], actors[1]
 
 
-def _play_two_days(path: Path) -> int:
+def _play_two_days(path: Path, snapshot_early: bool = False) -> int:
     """Three rounds a table on day one, the last baccarat round left open over
-    midnight, more on day two, each table's snapshot taken and every message
-    acknowledged; the record of that open round's opening."""
+    midnight, more on day two, each table's snapshot taken (at the end, or after
+    its first round) and every message acknowledged; the record of that open
+    round's opening."""
     journal = Journal(path)
     clock = Clock()
     bac, rou = _tables(journal, clock)
     for i in range(3):
         play_baccarat_round(bac, f"b{i}")
         play_roulette_round(rou, f"r{i}", 17 + i)
+        if snapshot_early and i == 0:
+            _snapshot(bac, rou)
     opening = send(bac, "api", {"type": "round_open", "round": "b3"})
     clock.now = DAY_TWO
     send(bac, "api", {"type": "bet", "player": "ann", "spot": "player", "amount": "100"})
@@ -68,11 +71,17 @@ def _play_two_days(path: Path) -> int:
     send(bac, "shoe", *({"type": "card", "card": c} for c in PLAYER_WINS))
     for i in range(3, 5):
         play_roulette_round(rou, f"r{i}", 20 + i)
+    if not snapshot_early:
+        _snapshot(bac, rou)
     for actor in (bac, rou):
-        actor.save_snapshot()  # as its schedule does in a running station's loop
         journal.set_acked(actor.id, journal.last_msg_seq(actor.id))
     journal.close()
     return opening
+
+
+def _snapshot(*actors: TableActor) -> None:
+    for actor in actors:
+        actor.save_snapshot()  # as its schedule does in a running station's loop
 
 
 def _cli(*args: str) -> subprocess.CompletedProcess[str]:
@@ -152,8 +161,10 @@ def test_one_changed_byte_of_the_archive_is_caught(tmp_path: Path) -> None:
 
 
 def test_a_station_starts_on_the_journal_after_an_archive(tmp_path: Path) -> None:
+    """The snapshots are early in the journal: what a start reads from them on
+    must stay, the rounds before them may go."""
     journal = tmp_path / "journal.sqlite3"
-    _play_two_days(journal)
+    _play_two_days(journal, snapshot_early=True)
     kept = Journal(journal)
     clock = Clock()
     bac, _ = _tables(kept, clock)
@@ -163,6 +174,7 @@ def test_a_station_starts_on_the_journal_after_an_archive(tmp_path: Path) -> Non
     done = _cli("journal", "archive", "--db", str(journal), "--before", "2026-12-01",
                 "--to", str(tmp_path / "a.sqlite3"))  # fmt: skip
     assert done.returncode == 0, done.stderr
+    assert "archived records 1 to " in done.stdout
 
     again = Journal(journal)
     bac, _ = _tables(again, clock)
