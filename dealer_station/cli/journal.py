@@ -1,8 +1,9 @@
-"""``dealer-station journal verify|digest|export|backup``: the journal for a
-regulator, and its backups.
+"""``dealer-station journal verify|digest|export|backup|archive``: the journal
+for a regulator, its backups and archives.
 
-Every subcommand opens the journal read-only (no lock, no write): it works on a
-copy and beside a running station alike (docs/journal.md).
+Every subcommand but ``archive`` opens the journal read-only (no lock, no
+write): it works on a copy and beside a running station alike. ``archive``
+deletes what it moved, as the journal's one writer (docs/journal.md).
 """
 
 from __future__ import annotations
