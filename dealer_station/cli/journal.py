@@ -85,8 +85,7 @@ def register(subparsers: Any) -> None:
         "the backup made, 1 if it could not be (disk full, the copy not whole), 2 on a usage "
         "error (no such file or directory, not a journal).",
     )
-    # --db as well, the name every other journal subcommand gives the file.
-    backup.add_argument("--journal", "--db", dest="db", required=True, type=Path, metavar="JOURNAL")
+    _add_journal(backup)
     backup.add_argument("--to", required=True, type=Path, metavar="DIR", help="where backups go")
     backup.add_argument(
         "--keep", type=int, default=14, metavar="N", help="backups of the journal kept (14)"
@@ -102,14 +101,17 @@ def register(subparsers: Any) -> None:
         "first: this writes the journal. Exit 0 archived, 1 nothing to archive or refused "
         "(the station runs), 2 on a usage error.",
     )
-    archive.add_argument(
-        "--journal", "--db", dest="db", required=True, type=Path, metavar="JOURNAL"
-    )
+    _add_journal(archive)
     archive.add_argument(
         "--before", required=True, help="UTC date or time: records older than this may go"
     )
     archive.add_argument("--to", required=True, type=Path, metavar="FILE", help="the new archive")
     archive.set_defaults(handler=run_archive)
+
+
+def _add_journal(parser: argparse.ArgumentParser) -> None:
+    # --db as well, the name every other journal subcommand gives the file.
+    parser.add_argument("--journal", "--db", dest="db", required=True, type=Path, metavar="JOURNAL")
 
 
 def add_selection(parser: argparse.ArgumentParser) -> None:

@@ -24,7 +24,8 @@ from pathlib import Path
 
 from support.broker import Broker
 from support.chained_journal import verify
-from support.dealing import croupier_hand
+from support.dealing import baccarat_table, croupier_hand
+from support.station import config_text
 
 from dealer_station.journal_backup import backup
 from drivers.shoe.simulator import FramedShoeSimulator
@@ -81,14 +82,7 @@ def test_a_backup_taken_while_the_station_writes_restores_and_replays(
 
     with FramedShoeSimulator(decks=8, seed=7, link_path=tmp_path / "shoe") as sim:
         config = tmp_path / "station.toml"
-        config.write_text(
-            f'studio = "test"\nstation = "st"\njournal = "{journal}"\n'
-            f'[mqtt]\nhost = "127.0.0.1"\nport = {broker.port}\n'
-            "[http]\nport = 0\n"
-            f'[[tables]]\nid = "bac"\ngame = "baccarat"\nshoe = {{ port = "{sim.port}" }}\n'
-            "timers = { betting_seconds = 0.2 }\n"
-            "self_driving = { pause_seconds = 0.05, think_seconds = 0.0 }\n"
-        )
+        config.write_text(config_text(baccarat_table(sim.port), journal, broker.port))
         hand = threading.Thread(target=croupier_hand, args=(sim, stop), daemon=True)
         hand.start()
         station = subprocess.Popen(
