@@ -111,24 +111,39 @@ def _cut(db: sqlite3.Connection, before: str, first: int) -> tuple[int, str]:
         ).fetchone()
         bound(unacked, f"table {table}'s messages not yet acknowledged by the broker")
     limit, why = min(bounds)
-    # No round in play at the cut: step back to before the round that spans it.
+    # No round in play at the cut: step back to before the round that spans it,
+    # until no table has one (a step back for one table may land in another's).
     cut = limit - 1
-    for table in [r[0] for r in db.execute("SELECT DISTINCT table_id FROM outbox")]:
-        opened = db.execute(
-            "SELECT MAX(journal_seq) FROM outbox WHERE table_id = ? AND journal_seq <= ?"
-            ' AND instr(payload, \'"type":"round_opened"\') > 0',
-            (table, cut),
-        ).fetchone()[0]
-        if opened is None:
-            continue
-        ended = db.execute(
-            "SELECT MIN(journal_seq) FROM outbox WHERE table_id = ? AND journal_seq >= ?"
-            ' AND instr(payload, \'"type":"round_settled"\') > 0',
-            (table, opened),
-        ).fetchone()[0]
-        if ended is None or ended > cut:
-            cut, why = opened - 1, f"table {table}'s round opened at record {opened} is in play"
+    tables = [r[0] for r in db.execute("SELECT DISTINCT table_id FROM outbox")]
+    moved = True
+    while moved and cut > 0:
+        moved = False
+        for table in tables:
+            opened = _round_in_play(db, table, cut)
+            if opened is not None:
+                cut, why = opened - 1, f"table {table}'s round opened at record {opened} is in play"
+                moved = True
     return cut, why
+
+
+def _round_in_play(db: sqlite3.Connection, table: str, at: int) -> int | None:
+    """The record that opened the table's round in play after record ``at``, if
+    one is: its last ``round_opened`` up to there, with no ``round_settled``
+    after it (by message number: one record may settle a round and open the
+    next) up to there."""
+    opened = db.execute(
+        "SELECT journal_seq, msg_seq FROM outbox WHERE table_id = ? AND journal_seq <= ?"
+        ' AND instr(payload, \'"type":"round_opened"\') > 0 ORDER BY msg_seq DESC LIMIT 1',
+        (table, at),
+    ).fetchone()
+    if opened is None:
+        return None
+    settled = db.execute(
+        "SELECT 1 FROM outbox WHERE table_id = ? AND msg_seq > ? AND journal_seq <= ?"
+        ' AND instr(payload, \'"type":"round_settled"\') > 0 LIMIT 1',
+        (table, opened[1], at),
+    ).fetchone()
+    return None if settled is not None else int(opened[0])
 
 
 def seals(journal: Journal) -> list[Seal]:

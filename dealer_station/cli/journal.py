@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from dealer_station.journal_chain import Digest
 
 HEAD = re.compile(r"^(\d+):([0-9a-f]{64})$")
+UTC_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2})?)?$")
 
 
 def register(subparsers: Any) -> None:
@@ -361,12 +362,32 @@ def run_backup(args: argparse.Namespace) -> int:
     return 0
 
 
+def _is_utc_date(text: str) -> bool:
+    from datetime import datetime
+
+    if not UTC_DATE.match(text):
+        return False
+    try:
+        datetime.fromisoformat(text)
+    except ValueError:  # 2026-13-01
+        return False
+    return True
+
+
 def run_archive(args: argparse.Namespace) -> int:
     from dealer_station.journal import JournalInUse
     from dealer_station.journal_archive import ArchiveError, archive
 
     if not args.db.is_file():
         print(f"dealer-station journal archive: {args.db}: no such file", file=sys.stderr)
+        return 2
+    if not _is_utc_date(args.before):
+        # Compared with the records' `at` as text: anything else would archive nonsense.
+        print(
+            "dealer-station journal archive: --before is a UTC date or time: 2026-12-01, "
+            f"2026-12-01T18:00 or 2026-12-01T18:00:00, not {args.before!r}",
+            file=sys.stderr,
+        )
         return 2
     try:
         seal = archive(args.db, args.before, args.to)

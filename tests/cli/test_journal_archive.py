@@ -211,3 +211,44 @@ def test_nothing_before_the_first_round_is_said(tmp_path: Path) -> None:
         done.stderr
     )
     assert not (tmp_path / "a.sqlite3").exists()
+
+
+def test_the_cut_steps_back_until_no_table_has_a_round_in_play(tmp_path: Path) -> None:
+    """Baccarat round b1 opens, then roulette round r1, b1 settles before
+    midnight, r1 after: stepping back before r1 lands inside b1, which then
+    goes whole too (the tables are looked at in name order: bac first)."""
+    path = tmp_path / "journal.sqlite3"
+    journal = Journal(path)
+    clock = Clock()
+    bac, rou = _tables(journal, clock)
+    play_baccarat_round(bac, "b0")
+    play_roulette_round(rou, "r0", 17)
+    baccarat_opening = send(bac, "api", {"type": "round_open", "round": "b1"})
+    send(rou, "api", {"type": "round_open", "round": "r1"})
+    send(bac, "api", {"type": "bet", "player": "ann", "spot": "player", "amount": "100"})
+    send(bac, "api", {"type": "bets_closed"})
+    send(bac, "shoe", *({"type": "card", "card": c} for c in PLAYER_WINS))
+    clock.now = DAY_TWO
+    send(rou, "api", {"type": "bets_closed"})
+    send(rou, "camera", {"type": "wheel_result", "number": 5})
+    play_baccarat_round(bac, "b2")  # bac's last settlement, which stays, is today's
+    _snapshot(bac, rou)
+    for actor in (bac, rou):
+        journal.set_acked(actor.id, journal.last_msg_seq(actor.id))
+    journal.close()
+    done = _cli("journal", "archive", "--db", str(path), "--before", "2026-12-01",
+                "--to", str(tmp_path / "a.sqlite3"))  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert f"archived records 1 to {baccarat_opening - 1} into" in done.stdout
+
+
+def test_a_date_that_is_no_utc_date_is_refused(tmp_path: Path) -> None:
+    journal = tmp_path / "journal.sqlite3"
+    _play_two_days(journal)
+    for date in ("yesterday", "2026-13-01", "2026-12-01T10:00+01:00", "01.12.2026"):
+        done = _cli("journal", "archive", "--db", str(journal), "--before", date,
+                    "--to", str(tmp_path / "a.sqlite3"))  # fmt: skip
+        assert done.returncode == 2, date
+        assert "--before is a UTC date or time: 2026-12-01, 2026-12-01T18:00" in done.stderr
+    assert not (tmp_path / "a.sqlite3").exists()
+    assert _first_seq(journal) == 1
