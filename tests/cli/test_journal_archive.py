@@ -133,6 +133,11 @@ def test_archived_rounds_and_the_journal_read_as_the_journal_did(tmp_path: Path)
         assert exported.stdout == _cli("journal", "export", "--db", str(original),
                                        "--table", table).stdout  # fmt: skip
 
+    # The journal is backed up as it is now, its chain from the archive's head.
+    (tmp_path / "backups").mkdir()
+    backup = _cli("journal", "backup", "--db", str(journal), "--to", str(tmp_path / "backups"))
+    assert backup.returncode == 0, backup.stderr
+
     # Without the archive, a replay would start mid-story: refused, and why.
     alone = _cli("replay", "--db", str(journal), "--table", "bac")
     assert alone.returncode == 2
