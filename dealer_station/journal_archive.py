@@ -243,6 +243,13 @@ def _write(db: sqlite3.Connection, partial: Path, first: int, last: int, previou
         target.close()
 
 
+def chain_start(journal: Journal) -> Digest | None:
+    """Where the journal's own chain starts: its last archive's head, or None
+    (from the genesis hash) if it has none."""
+    archived = seals(journal)
+    return Digest(archived[-1].last_seq, archived[-1].head_hash) if archived else None
+
+
 def mismatches(journal: Journal, archives: Sequence[Path]) -> list[str]:
     """What does not match between the archives given, in order, and those the
     journal notes: one not given, one changed since it was sealed (its SHA-256),

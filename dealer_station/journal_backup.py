@@ -29,7 +29,7 @@ from pathlib import Path
 from dealer_station.clock import utc_now
 from dealer_station.durable import fsync_path
 from dealer_station.journal import Journal
-from dealer_station.journal_archive import seals
+from dealer_station.journal_archive import chain_start
 from dealer_station.journal_chain import Digest, walk
 
 # Pages (4 KiB each by default) a step copies, and the pause after each: 4 MiB
@@ -131,10 +131,7 @@ def _check_chain(partial: Path) -> tuple[Digest | None, int]:
                 "the journal is not chained yet (written before the hash chain): start the "
                 "station once, which chains it, then back it up"
             )
-        archived = seals(copy)
-        # An archived journal's chain goes on from its last archive's head.
-        start = Digest(archived[-1].last_seq, archived[-1].head_hash) if archived else None
-        found = walk(copy.rows(), start=start)
+        found = walk(copy.rows(), start=chain_start(copy))
     finally:
         copy.close()
     if found.broken is not None:

@@ -199,7 +199,7 @@ def _digests(args: argparse.Namespace) -> list[Digest] | None:
 
 
 def run_verify(args: argparse.Namespace) -> int:
-    from dealer_station.journal_archive import mismatches, seals
+    from dealer_station.journal_archive import chain_start, mismatches, seals
     from dealer_station.journal_chain import Digest, walk
 
     digests = _digests(args)
@@ -218,20 +218,17 @@ def run_verify(args: argparse.Namespace) -> int:
             )
             return 1
         noted = seals(journal)
-        start = None
+        start = chain_start(journal)
         problems = mismatches(journal, args.archive) if args.archive else []
         if args.archive and not problems:
             journal.read_with(args.archive)
+            start = None  # one chain from record 1, through the archives
             out.extend(f"archive {s.file}: records {s.first_seq} to {s.last_seq}" for s in noted)
-        elif noted:
-            # The live journal's chain, from the archives' head.
-            start = Digest(noted[-1].last_seq, noted[-1].head_hash)
-            if not problems:
-                out.append(
-                    f"records {noted[0].first_seq} to {start.seq} are archived "
-                    f"({', '.join(s.file for s in noted)}): not read; give --archive to "
-                    "verify them too"
-                )
+        elif start is not None and not problems:
+            out.append(
+                f"records 1 to {start.seq} are archived ({', '.join(s.file for s in noted)}): "
+                "not read; give --archive to verify them too"
+            )
         for problem in problems:
             whole = False
             out.append(problem)
@@ -294,6 +291,8 @@ def run_verify(args: argparse.Namespace) -> int:
             )
         elif found.broken is not None and published.seq >= found.broken.seq:
             out.append(f"{label}: cannot be checked: the chain breaks before it")
+        elif start is not None and published.seq <= start.seq:
+            out.append(f"{label}: cannot be checked: its record is archived (give --archive)")
         else:
             last = found.head.seq if found.head else 0
             out.append(
