@@ -122,6 +122,13 @@ def test_archived_rounds_and_the_journal_read_as_the_journal_did(tmp_path: Path)
     assert code == 0, out
     code, whole = verify(original)
     assert whole.splitlines()[-1] in out  # the same records, the same head
+    # A digest published before the archive: checked through it, not without it.
+    with closing(sqlite3.connect(original)) as db:
+        (early,) = db.execute("SELECT hash FROM journal WHERE seq = 5").fetchone()
+    code, out = verify(journal, "--head", f"5:{early}", "--archive", str(archive))
+    assert code == 0 and f"digest 5:{early}: matches" in out, out
+    code, out = verify(journal, "--head", f"5:{early}")
+    assert code == 1 and "cannot be checked: its record is archived" in out, out
 
     for table in ("bac", "rou"):
         before = _cli("replay", "--db", str(original), "--table", table)
