@@ -28,8 +28,10 @@ UTC_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2})?)?$")
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "journal",
-        help="verify the journal's hash chain, print its digest, export a table's events",
-        description="Read a station's journal (read-only: safe while the station runs).",
+        help="verify the journal's hash chain, print its digest, export a table's events, "
+        "back it up, archive it",
+        description="Read a station's journal (read-only: safe while the station runs), back "
+        "it up (read-only too), archive its settled past (the station stopped).",
     )
     commands = parser.add_subparsers(dest="journal_command", metavar="SUBCOMMAND", required=True)
 
