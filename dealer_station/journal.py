@@ -36,7 +36,7 @@ import os
 import shlex
 import sqlite3
 import sys
-from collections.abc import Collection, Iterator
+from collections.abc import Callable, Collection, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -104,6 +104,17 @@ CREATE TABLE IF NOT EXISTS idempotency (
     PRIMARY KEY (table_id, principal, key)
 );
 CREATE INDEX IF NOT EXISTS idempotency_age ON idempotency (table_id, at);
+-- Records moved into a sealed archive file (journal_archive): the range, the
+-- chain's hash before it and at its end, the file's name and SHA-256.
+CREATE TABLE IF NOT EXISTS archive (
+    first_seq INTEGER NOT NULL,
+    last_seq INTEGER NOT NULL,
+    previous_hash TEXT NOT NULL,
+    head_hash TEXT NOT NULL,
+    file TEXT NOT NULL,
+    sha256 TEXT NOT NULL,
+    at TEXT NOT NULL
+);
 """
 
 
@@ -330,6 +341,41 @@ class Journal:
             yield
         finally:
             self._db.execute("COMMIT")
+
+    def connection(self) -> sqlite3.Connection:
+        """The database, for a tool that owns its SQL over the whole journal
+        (journal_archive's cut), through the object that holds the lock."""
+        return self._db
+
+    def read_with(self, archives: Sequence[Path]) -> None:
+        """Read the archives' records and messages before the journal's own, as
+        one journal: every reader above (export, replay, verify) then sees them.
+        Temporary views of the same names shadow the journal's tables, for this
+        read-only connection alone."""
+        if not archives:
+            return
+        arms: dict[str, list[str]] = {"journal": [], "outbox": []}
+        for number, path in enumerate(archives):
+            self._db.execute(
+                f"ATTACH ? AS archive{number}", (f"{path.resolve().as_uri()}?mode=ro",)
+            )
+            for table in arms:
+                arms[table].append(f"SELECT * FROM archive{number}.{table}")
+        for table, selects in arms.items():
+            union = " UNION ALL ".join([*selects, f"SELECT * FROM main.{table}"])
+            self._db.execute(f"CREATE TEMP VIEW {table} AS {union}")
+
+    def copy_into(
+        self, target: sqlite3.Connection, pages: int, between: Callable[[int, int], None]
+    ) -> None:
+        """Copy the whole database into ``target`` with SQLite's online backup,
+        ``pages`` pages a step, ``between(remaining, total)`` after each, as it
+        stood at one instant. Inside one read transaction, each step reads that
+        instant: otherwise every commit of the writer between two steps would
+        restart the copy, and a busy station's never end."""
+        with self.one_instant():
+            self._db.execute("SELECT count(*) FROM sqlite_master").fetchone()  # the instant
+            self._db.backup(target, pages=pages, progress=lambda _, left, n: between(left, n))
 
     def chain_head(self) -> tuple[int, str] | None:
         """The last record's seq and hash: what a digest publishes."""

@@ -220,13 +220,16 @@ def _is_hex(text: str) -> bool:
         return False
 
 
-def walk(rows: Iterable[Row], digests: Sequence[Digest] = ()) -> Walk:
+def walk(rows: Iterable[Row], digests: Sequence[Digest] = (), start: Digest | None = None) -> Walk:
     """Recompute the chain over ``rows`` (in seq order) and stop at the first
-    record that does not match."""
+    record that does not match. ``start``: the record before the first row and
+    its hash, where the journal's start was archived (journal_archive)."""
     wanted = {d.seq for d in digests}
     # An empty journal's digest (record 0) is the genesis hash.
     seen: dict[int, str] = {0: GENESIS.hex()} if 0 in wanted else {}
     previous, previous_seq, count = GENESIS, 0, 0
+    if start is not None:
+        previous, previous_seq = bytes.fromhex(start.hash), start.seq
     head: Digest | None = None
     it: Iterator[Row] = iter(rows)
     row = next(it, None)

@@ -1,7 +1,9 @@
-"""``dealer-station journal verify|digest|export``: the journal for a regulator.
+"""``dealer-station journal verify|digest|export|backup|archive``: the journal
+for a regulator, its backups and archives.
 
-Every subcommand opens the journal read-only (no lock, no write): it works on a
-copy and beside a running station alike (docs/journal.md).
+Every subcommand but ``archive`` opens the journal read-only (no lock, no
+write): it works on a copy and beside a running station alike. ``archive``
+deletes what it moved, as the journal's one writer (docs/journal.md).
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ import contextlib
 import json
 import re
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -19,13 +22,16 @@ if TYPE_CHECKING:
     from dealer_station.journal_chain import Digest
 
 HEAD = re.compile(r"^(\d+):([0-9a-f]{64})$")
+UTC_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2})?)?$")
 
 
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "journal",
-        help="verify the journal's hash chain, print its digest, export a table's events",
-        description="Read a station's journal (read-only: safe while the station runs).",
+        help="verify the journal's hash chain, print its digest, export a table's events, "
+        "back it up, archive it",
+        description="Read a station's journal (read-only: safe while the station runs), back "
+        "it up (read-only too), archive its settled past (the station stopped).",
     )
     commands = parser.add_subparsers(dest="journal_command", metavar="SUBCOMMAND", required=True)
 
@@ -47,6 +53,7 @@ def register(subparsers: Any) -> None:
         "carries them): the journal up to each must be the one published",
     )
     given.add_argument("--head", metavar="SEQ:HASH", help="one published digest")
+    add_archives(verify)
     verify.set_defaults(handler=run_verify)
 
     digest = commands.add_parser(
@@ -69,7 +76,45 @@ def register(subparsers: Any) -> None:
     export.add_argument("--db", required=True, type=Path, metavar="JOURNAL")
     export.add_argument("--table", required=True)
     add_selection(export)
+    add_archives(export)
     export.set_defaults(handler=run_export)
+
+    backup = commands.add_parser(
+        "backup",
+        help="copy the journal into a directory, checked, keeping the newest N copies",
+        description="Copy the journal with SQLite's online backup (read-only, safe while the "
+        "station runs), check the copy (PRAGMA integrity_check, the hash chain), rename it into "
+        "DIR with the time in its name and remove all but the newest N backups. Exit 0 with "
+        "the backup made, 1 if it could not be (disk full, the copy not whole), 2 on a usage "
+        "error (no such file or directory, not a journal).",
+    )
+    _add_journal(backup)
+    backup.add_argument("--to", required=True, type=Path, metavar="DIR", help="where backups go")
+    backup.add_argument(
+        "--keep", type=int, default=14, metavar="N", help="backups of the journal kept (14)"
+    )
+    backup.set_defaults(handler=run_backup)
+
+    archive = commands.add_parser(
+        "archive",
+        help="move the rounds settled before a date into a sealed archive file",
+        description="Move the records of the rounds settled or voided before DATE (whole "
+        "rounds; what the next start reads stays) into FILE, a read-only SQLite file sealed "
+        "with its chain's hashes, noted with its SHA-256 in the journal. Stop the station "
+        "first: this writes the journal. Exit 0 archived, 1 nothing to archive or refused "
+        "(the station runs), 2 on a usage error.",
+    )
+    _add_journal(archive)
+    archive.add_argument(
+        "--before", required=True, help="UTC date or time: records older than this may go"
+    )
+    archive.add_argument("--to", required=True, type=Path, metavar="FILE", help="the new archive")
+    archive.set_defaults(handler=run_archive)
+
+
+def _add_journal(parser: argparse.ArgumentParser) -> None:
+    # --db as well, the name every other journal subcommand gives the file.
+    parser.add_argument("--journal", "--db", dest="db", required=True, type=Path, metavar="JOURNAL")
 
 
 def add_selection(parser: argparse.ArgumentParser) -> None:
@@ -81,11 +126,29 @@ def add_selection(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def open_read_only(path: Path, command: str) -> Journal | None:
-    """The journal read-only, or None having said why (a usage error)."""
+def add_archives(parser: argparse.ArgumentParser) -> None:
+    """--archive FILE, repeated: the journal's archives, read before it as one."""
+    parser.add_argument(
+        "--archive",
+        action="append",
+        type=Path,
+        default=[],
+        metavar="FILE",
+        help="an archive of the journal's first records (`journal archive`), oldest first; "
+        "repeat for each",
+    )
+
+
+def open_read_only(
+    path: Path, command: str, archives: Sequence[Path] | None = ()
+) -> Journal | None:
+    """The journal read-only, with its archives before it, or None having said
+    why (a usage error: an archive missing or changed is one too). ``archives``
+    None: the caller reads the archives itself (verify names what is wrong)."""
     import sqlite3
 
     from dealer_station.journal import Journal
+    from dealer_station.journal_archive import mismatches
 
     if not path.is_file():
         print(f"dealer-station {command}: {path}: no such file", file=sys.stderr)
@@ -93,8 +156,17 @@ def open_read_only(path: Path, command: str) -> Journal | None:
     try:
         journal = Journal(path, read_only=True)
         journal.tables()
+        problems = [] if archives is None else mismatches(journal, archives)
+        if archives and not problems:
+            journal.read_with(archives)
+            journal.tables()
     except sqlite3.DatabaseError as exc:
         print(f"dealer-station {command}: {path}: not a journal ({exc})", file=sys.stderr)
+        return None
+    if problems:
+        for problem in problems:
+            print(f"dealer-station {command}: {path}: {problem}", file=sys.stderr)
+        journal.close()
         return None
     return journal
 
@@ -129,12 +201,13 @@ def _digests(args: argparse.Namespace) -> list[Digest] | None:
 
 
 def run_verify(args: argparse.Namespace) -> int:
-    from dealer_station.journal_chain import walk
+    from dealer_station.journal_archive import chain_start, mismatches, seals
+    from dealer_station.journal_chain import Digest, walk
 
     digests = _digests(args)
     if digests is None:
         return 2
-    journal = open_read_only(args.db, "journal verify")
+    journal = open_read_only(args.db, "journal verify", None)
     if journal is None:
         return 2
     out: list[str] = []
@@ -146,10 +219,30 @@ def run_verify(args: argparse.Namespace) -> int:
                 "chains it at its next start (docs/journal.md, Migration)"
             )
             return 1
+        noted = seals(journal)
+        start = chain_start(journal)
+        problems = mismatches(journal, args.archive) if args.archive else []
+        if args.archive and not problems:
+            journal.read_with(args.archive)
+            start = None  # one chain from record 1, through the archives
+            out.extend(f"archive {s.file}: records {s.first_seq} to {s.last_seq}" for s in noted)
+        elif start is not None and not problems:
+            out.append(
+                f"records 1 to {start.seq} are archived ({', '.join(s.file for s in noted)}): "
+                "not read; give --archive to verify them too"
+            )
+        for problem in problems:
+            whole = False
+            out.append(problem)
+        sealed = [Digest(s.last_seq, s.head_hash) for s in noted if start is None]
         with journal.one_instant():
-            found = walk(journal.rows(), digests)
+            found = walk(journal.rows(), [*digests, *sealed], start)
             migrations = journal.chain_migrations()
             orphans = journal.orphan_messages()
+    for seal in sealed:
+        if found.digests_seen.get(seal.seq, seal.hash) != seal.hash:
+            whole = False
+            out.append(f"ARCHIVE SEAL MISMATCH: record {seal.seq} is not the archive's head")
     if found.head is None and found.broken is None:
         out.append("the journal is empty")
     if found.broken is not None:
@@ -200,6 +293,8 @@ def run_verify(args: argparse.Namespace) -> int:
             )
         elif found.broken is not None and published.seq >= found.broken.seq:
             out.append(f"{label}: cannot be checked: the chain breaks before it")
+        elif start is not None and published.seq <= start.seq:
+            out.append(f"{label}: cannot be checked: its record is archived (give --archive)")
         else:
             last = found.head.seq if found.head else 0
             out.append(
@@ -231,7 +326,7 @@ def run_digest(args: argparse.Namespace) -> int:
 def run_export(args: argparse.Namespace) -> int:
     from dealer_station.journal_export import Selection, lines
 
-    journal = open_read_only(args.db, "journal export")
+    journal = open_read_only(args.db, "journal export", args.archive)
     if journal is None:
         return 2
     with contextlib.closing(journal), journal.one_instant():
@@ -244,4 +339,67 @@ def run_export(args: argparse.Namespace) -> int:
         for line, taken in lines(journal, args.table, Selection(args.round, args.since)):
             if taken:
                 sys.stdout.write(line + "\n")
+    return 0
+
+
+def run_backup(args: argparse.Namespace) -> int:
+    from dealer_station.journal_backup import BackupError, NoDirectory, NotAJournal, backup
+
+    if args.keep < 1:
+        print("dealer-station journal backup: --keep is 1 or more", file=sys.stderr)
+        return 2
+    try:
+        made = backup(args.db, args.to, args.keep)
+    except (NotAJournal, NoDirectory) as exc:
+        print(f"dealer-station journal backup: {exc}", file=sys.stderr)
+        return 2
+    except BackupError as exc:
+        print(f"dealer-station journal backup: FAILED: {exc}", file=sys.stderr)
+        return 1
+    head = f"record {made.head.seq} hash {made.head.hash}" if made.head else "no record yet"
+    print(f"backup {made.path}: {made.records} records, {head}, integrity ok, chain whole")
+    for old in made.removed:
+        print(f"  removed {old} (keeping {args.keep})")
+    return 0
+
+
+def _is_utc_date(text: str) -> bool:
+    from datetime import datetime
+
+    if not UTC_DATE.match(text):
+        return False
+    try:
+        datetime.fromisoformat(text)
+    except ValueError:  # 2026-13-01
+        return False
+    return True
+
+
+def run_archive(args: argparse.Namespace) -> int:
+    from dealer_station.journal import JournalInUse
+    from dealer_station.journal_archive import ArchiveError, archive
+
+    if not args.db.is_file():
+        print(f"dealer-station journal archive: {args.db}: no such file", file=sys.stderr)
+        return 2
+    if not _is_utc_date(args.before):
+        # Compared with the records' `at` as text: anything else would archive nonsense.
+        print(
+            "dealer-station journal archive: --before is a UTC date or time: 2026-12-01, "
+            f"2026-12-01T18:00 or 2026-12-01T18:00:00, not {args.before!r}",
+            file=sys.stderr,
+        )
+        return 2
+    try:
+        seal = archive(args.db, args.before, args.to)
+    except JournalInUse as exc:
+        print(f"dealer-station journal archive: {exc}: stop the station first", file=sys.stderr)
+        return 1
+    except ArchiveError as exc:
+        print(f"dealer-station journal archive: {exc}", file=sys.stderr)
+        return 1
+    print(
+        f"archived records {seal.first_seq} to {seal.last_seq} into {args.to} "
+        f"(head {seal.head_hash}, SHA-256 {seal.sha256})"
+    )
     return 0

@@ -10,7 +10,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from dealer_station.cli.journal import add_selection, open_read_only
+from dealer_station.cli.journal import add_archives, add_selection, open_read_only
 
 
 def register(subparsers: Any) -> None:
@@ -30,6 +30,7 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument("--table", help="the table to replay (with --db)")
     add_selection(parser)
+    add_archives(parser)
     parser.set_defaults(handler=run)
 
 
@@ -52,7 +53,7 @@ def run(args: argparse.Namespace) -> int:
     from dealer_station.games.replay import dumps, replay
 
     if args.db is None:
-        if args.file is None or args.table or args.round or args.since:
+        if args.file is None or args.table or args.round or args.since or args.archive:
             print("dealer-station replay: give a FILE, or --db and --table", file=sys.stderr)
             return 2
         return _replay_file(args.file)
@@ -61,7 +62,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     from dealer_station.journal_export import Selection, lines
 
-    journal = open_read_only(args.db, "replay")
+    journal = open_read_only(args.db, "replay", args.archive)
     if journal is None:
         return 2
     with contextlib.closing(journal), journal.one_instant():

@@ -30,6 +30,15 @@ def croupier_hand(sim: FramedShoeSimulator, stop: threading.Event) -> None:
         time.sleep(0.01)
 
 
+def baccarat_table(shoe_port: str) -> str:
+    """The config of table "bac": self-driving baccarat, its shoe on ``shoe_port``."""
+    return (
+        f'[[tables]]\nid = "bac"\ngame = "baccarat"\nshoe = {{ port = "{shoe_port}" }}\n'
+        "timers = { betting_seconds = 0.2 }\n"
+        "self_driving = { pause_seconds = 0.05, think_seconds = 0.0 }\n"
+    )
+
+
 @contextmanager
 def dealt_baccarat(journal: Path, broker_port: int) -> Iterator[StationConfig]:
     """The config of a station with that table ("bac"), its shoe being dealt
@@ -39,13 +48,7 @@ def dealt_baccarat(journal: Path, broker_port: int) -> Iterator[StationConfig]:
         dealer = threading.Thread(target=croupier_hand, args=(sim, stop), daemon=True)
         dealer.start()
         try:
-            yield config_for(
-                f'[[tables]]\nid = "bac"\ngame = "baccarat"\nshoe = {{ port = "{sim.port}" }}\n'
-                "timers = { betting_seconds = 0.2 }\n"
-                "self_driving = { pause_seconds = 0.05, think_seconds = 0.0 }\n",
-                journal,
-                broker_port,
-            )
+            yield config_for(baccarat_table(sim.port), journal, broker_port)
         finally:
             stop.set()
             dealer.join()

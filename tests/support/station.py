@@ -19,12 +19,18 @@ from dealer_station.table_inputs import Outcome
 from drivers.recorded_wheel import RecordedWheel
 
 
-def config_for(text: str, journal: Path, broker_port: int) -> StationConfig:
-    return parse_config(
+def config_text(text: str, journal: Path, broker_port: int) -> str:
+    """A station's config file: ``text`` (its tables) after the test's studio,
+    journal, broker and an HTTP port of the system's choosing."""
+    return (
         f'studio = "test"\nstation = "st"\njournal = "{journal}"\n'
         f'[mqtt]\nhost = "127.0.0.1"\nport = {broker_port}\n'
         "[http]\nport = 0\n" + text
     )
+
+
+def config_for(text: str, journal: Path, broker_port: int) -> StationConfig:
+    return parse_config(config_text(text, journal, broker_port))
 
 
 class StationThread:

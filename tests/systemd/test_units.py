@@ -324,3 +324,74 @@ def test_unit_rules_and_sysusers_name_the_same_user_groups_and_device() -> None:
     assert device_groups == unit_groups == member_of == {"dialout", "video"}
     assert "/dev/dealer-shoe rw" in settings["Service.DeviceAllow"]
     assert settings["Service.DevicePolicy"] == ["closed"]
+
+
+# --- the journal's backup: dealer-station-backup.service and .timer ------------------
+
+BACKUP_UNIT = SYSTEMD_DIR / "dealer-station-backup.service"
+BACKUP_TIMER = SYSTEMD_DIR / "dealer-station-backup.timer"
+BACKUP_EXEC_START = (
+    "/opt/dealer-station/venv/bin/dealer-station journal backup"
+    " --journal /var/lib/dealer-station/journal.sqlite3"
+    " --to /var/lib/dealer-station-backup --keep 14"
+)
+# Where the backup's sandbox is not the station's, and why: tighter, each of them.
+BACKUP_TIGHTER = {
+    "Service.RestrictAddressFamilies": ["AF_UNIX"],  # no network: a copy of a file
+    "Service.StateDirectory": ["dealer-station dealer-station-backup"],  # and the copies
+}
+BACKUP_MAX_EXPOSURE = 1.0
+
+
+def _sandbox(settings: dict[str, list[str]]) -> dict[str, list[str]]:
+    kinds = ("Protect", "Private", "Restrict", "NoNew", "Capability", "SystemCall", "Lock",
+             "Memory", "RemoveIPC", "UMask", "User", "Group", "StateDirectory")  # fmt: skip
+    return {k: v for k, v in settings.items() if k.split(".")[-1].startswith(kinds)}
+
+
+def test_backup_unit_and_timer_verify_without_a_word(tmp_path: Path) -> None:
+    entry_point = Path(sys.executable).parent / "dealer-station"
+    unit = tmp_path / BACKUP_UNIT.name
+    shutil.copyfile(BACKUP_UNIT, unit)
+    shutil.copyfile(BACKUP_TIMER, tmp_path / BACKUP_TIMER.name)
+    dropins = tmp_path / f"{BACKUP_UNIT.name}.d"
+    dropins.mkdir()
+    # As for the station: the shipped ExecStart= names a venv only a Pi has.
+    (dropins / "zz-test-exec-start.conf").write_text(
+        "[Service]\nExecStart=\nExecStart="
+        + BACKUP_EXEC_START.replace("/opt/dealer-station/venv/bin/dealer-station", str(entry_point))
+        + "\n"
+    )
+    result = run(tool("systemd-analyze"), "verify", str(unit), str(tmp_path / BACKUP_TIMER.name))
+    assert (result.returncode, result.stdout, result.stderr) == (0, "", "")
+
+
+def test_backup_runs_the_command_as_the_station_in_its_sandbox() -> None:
+    backup = unit_settings(BACKUP_UNIT.read_text())
+    assert backup["Service.ExecStart"] == [BACKUP_EXEC_START]
+    assert backup["Service.Type"] == ["oneshot"]
+    station = _sandbox(unit_settings(UNIT.read_text()))
+    ours = _sandbox(backup)
+    assert {k: ours.get(k) for k in station} == {**station, **BACKUP_TIGHTER}
+    # And what the station cannot have (it has a network and devices).
+    assert backup["Service.PrivateNetwork"] == ["yes"]
+    assert backup["Service.PrivateDevices"] == ["yes"]
+
+
+def test_backup_timer_runs_daily_at_a_random_time_and_catches_up() -> None:
+    timer = unit_settings(BACKUP_TIMER.read_text())
+    assert timer["Timer.OnCalendar"] == ["daily"]
+    assert timer["Timer.RandomizedDelaySec"] == ["3h"]
+    assert timer["Timer.Persistent"] == ["true"]
+    assert "Timer.Unit" not in timer  # so it starts the .service of its own name
+    assert timer["Install.WantedBy"] == ["timers.target"]
+
+
+def test_backup_security_exposure_is_lower_than_the_stations() -> None:
+    result = run(
+        tool("systemd-analyze"), "security", "--offline=yes", "--no-pager", str(BACKUP_UNIT)
+    )
+    assert result.stderr == ""
+    match = re.search(r"Overall exposure level for \S+: (\d+\.\d+)", result.stdout)
+    assert match, result.stdout
+    assert float(match.group(1)) <= BACKUP_MAX_EXPOSURE
