@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 import sys
 
 # sd-daemon(3)'s levels for Python's: err, warning, info, debug; critical is crit.
@@ -41,10 +42,10 @@ def stderr_is_journal() -> bool:
     """Whether stderr is the stream systemd connected to journald: the
     ``<device>:<inode>`` of ``$JOURNAL_STREAM`` is stderr's own (a child whose
     stderr was redirected inherits the variable, not the stream)."""
-    named = os.environ.get("JOURNAL_STREAM", "")
-    device, _, inode = named.partition(":")
-    if not (device.isdigit() and inode.isdigit()):
+    named = re.fullmatch(r"(\d+):(\d+)", os.environ.get("JOURNAL_STREAM", ""))
+    if named is None:
         return False
+    device, inode = named.groups()
     try:
         stat = os.fstat(sys.stderr.fileno())
     except (OSError, ValueError, AttributeError):  # no stderr, or not a file
