@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from support.spin_verdicts import first_verdict
 
 from vision.calibration import calibrate
 from vision.camera_shift import CameraShift
-from vision.detector import WheelDetector
-from vision.observations import NoResult, SpinResult
+from vision.observations import SpinResult
 from vision.render import Scenario, make_spin
 
 
@@ -41,11 +41,5 @@ def test_a_spin_under_a_shaking_camera_is_read(seed: int, number: int) -> None:
     lost on the track (`too_few_revolutions`)."""
     spin = make_spin(seed, Scenario.VALID, resolution=(320, 240), fps=25.0, look_name="shake")
     assert spin.truth.number == number
-    detector = WheelDetector()
-    verdicts: list[SpinResult | NoResult] = []
-    for _, t, frame in spin.frames():
-        verdicts += [o for o in detector.feed(frame, t) if isinstance(o, SpinResult | NoResult)]
-        if verdicts:
-            break
-    verdicts += [o for o in detector.finish(t) if isinstance(o, SpinResult | NoResult)]
-    assert isinstance(verdicts[0], SpinResult) and verdicts[0].number == number
+    verdict = first_verdict(spin)
+    assert isinstance(verdict, SpinResult) and verdict.number == number
