@@ -126,6 +126,8 @@ class MqttLink:
         self._task: asyncio.Task[None] | None = None
         self._backoff = backoff or Backoff(*RECONNECT_DELAY_S)
         self._connecting = False
+        # Between a connect's TCP connection and the broker's CONNACK.
+        self._awaiting_connack = False
         self._hold_off_until = 0.0
         self._goodbye_mid: int | None = None
         self._goodbye_acked = False
@@ -205,11 +207,13 @@ class MqttLink:
                 broker = self.broker
                 self.client.connect_async(broker.host, broker.port, self.config.keepalive)
                 self._connecting = True
+                self._awaiting_connack = True
                 try:
                     await asyncio.to_thread(self.client.reconnect)
                 except Exception as err:  # whatever the connect raised, try again later
                     log.debug("%s: no broker at %s: %s", self.name, broker, err)
                     self._connecting = False
+                    self._awaiting_connack = False
                     await asyncio.sleep(self._next_broker())
                     continue
                 self._connecting = False
@@ -316,6 +320,7 @@ class MqttLink:
     ) -> None:
         # A refused connection (bad credentials, ...) is not a connection: do not
         # publish on it (Frigate's _on_connect treats it as one).
+        self._awaiting_connack = False
         if reason.is_failure:
             log.error("%s: broker %s refused the connection: %s", self.name, self.broker, reason)
             self._hold_off_until = time.monotonic() + self._next_broker()
@@ -342,6 +347,12 @@ class MqttLink:
             self._broker = (self._broker + 1) % len(self.brokers)
             self._failed_in_round = 0
             self._hold_off_until = time.monotonic() + self._backoff.next()
+        elif self._awaiting_connack and not self.stopping:
+            # It took the TCP connection and dropped it without a CONNACK (a node
+            # still booting, or hung): a failed connect, or the link would stay on it.
+            log.warning("%s: broker %s closed the connection unanswered", self.name, self.broker)
+            self._hold_off_until = time.monotonic() + self._next_broker()
+        self._awaiting_connack = False
         self.connected = False
         self.on_disconnected(str(reason))
 
