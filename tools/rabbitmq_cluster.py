@@ -20,7 +20,9 @@ peer discovery and join it on their first boot. MQTT clients log in as nobody:
 the plugin maps them to ``guest``, which RabbitMQ allows from loopback only.
 
 DIR/cluster.json says what runs (ports and process ids), for ``stop`` and for a
-benchmark in another process.
+benchmark in another process. Each start begins from empty nodes (a node
+directory left by an earlier run is removed): a node restarted on an old
+cluster's data would wait for the peer that stopped last.
 """
 
 from __future__ import annotations
@@ -210,7 +212,8 @@ class RabbitCluster:
 
     def _launch(self, node: Node, seed: Node | None) -> None:
         directory = Path(node.directory)
-        directory.mkdir(parents=True, exist_ok=True)
+        shutil.rmtree(directory, ignore_errors=True)
+        directory.mkdir(parents=True)
         conf = directory / "rabbitmq.conf"
         lines = [
             f"listeners.tcp.1 = 127.0.0.1:{node.amqp_port}",
