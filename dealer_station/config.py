@@ -34,6 +34,7 @@ from typing import (
 
 from pydantic import (
     BaseModel,
+    BeforeValidator,
     ConfigDict,
     Field,
     ValidationError,
@@ -139,11 +140,51 @@ class TlsConfig(Strict):
         return None if path is None else _readable_file(path, info)
 
 
+DEFAULT_MQTT_PORT = 1883
+
+
+class BrokerAddress(Strict):
+    """One broker of `MqttConfig.brokers`."""
+
+    host: str = Field(min_length=1, description="The broker's host name or IP address.")
+    port: int = Field(DEFAULT_MQTT_PORT, ge=1, le=65535, description="The broker's TCP port.")
+
+    def __str__(self) -> str:
+        return f"[{self.host}]:{self.port}" if ":" in self.host else f"{self.host}:{self.port}"
+
+
+def _broker_from_text(value: object) -> object:
+    """``"host:port"`` as a `BrokerAddress` table: ``"host"`` alone is port 1883,
+    an IPv6 address goes in brackets (``"[::1]:1883"``)."""
+    if not isinstance(value, str):
+        return value
+    host, colon, port = value.rpartition(":")
+    if not colon or (value.startswith("[") and not host.endswith("]")):
+        host, port = value, str(DEFAULT_MQTT_PORT)  # no port, or a bracketed IPv6 alone
+    if not port.isdigit():
+        _refuse(f"{value!r}: not host:port (the port is a number)")
+    return {"host": host.removeprefix("[").removesuffix("]"), "port": int(port)}
+
+
+BrokerText = Annotated[str, Field(description='"host:port", or "host" for port 1883')]
+BrokerEntry = Annotated[
+    BrokerAddress,
+    BeforeValidator(_broker_from_text, json_schema_input_type=BrokerText | BrokerAddress),
+]
+
+
 class MqttConfig(Strict):
     """The MQTT broker the station publishes to (docs/mqtt.md)."""
 
     host: str = Field("localhost", description="The broker's host name or IP address.")
-    port: int = Field(1883, ge=1, le=65535, description="The broker's TCP port.")
+    port: int = Field(DEFAULT_MQTT_PORT, ge=1, le=65535, description="The broker's TCP port.")
+    brokers: list[BrokerEntry] | None = Field(
+        None,
+        min_length=1,
+        description="Brokers to fail over between, in order, instead of host and port: "
+        '["mq1:1883", "mq2:1883"] or tables with host and port (docs/mqtt.md, Failover). '
+        "Credentials and TLS apply to each.",
+    )
     protocol: Literal["5", "3.1.1"] = Field(
         "5", description='The MQTT protocol version: "5", or "3.1.1" for older brokers.'
     )
@@ -175,6 +216,17 @@ class MqttConfig(Strict):
         if self.password is not None and self.password_file is not None:
             raise ValueError("give password or password_file, not both")
         return self
+
+    @model_validator(mode="after")
+    def _one_broker_list(self) -> MqttConfig:
+        if self.brokers is not None and self.model_fields_set & {"host", "port"}:
+            raise ValueError("give host and port, or brokers, not both")
+        return self
+
+    def addresses(self) -> list[BrokerAddress]:
+        """The brokers to try, in order: ``brokers``, or ``host`` and ``port`` as a
+        list of one."""
+        return self.brokers or [BrokerAddress(host=self.host, port=self.port)]
 
     def resolved_password(self) -> str | None:
         if self.password_file is not None:

@@ -39,7 +39,7 @@ async def forget_table(config: StationConfig, table: str) -> list[str]:
     link.on_puback = lambda mid, when: acked.add(mid)
     link.start()
     try:
-        where = f"{config.mqtt.host}:{config.mqtt.port}"
+        where = ", ".join(str(broker) for broker in link.brokers)
         await _until(lambda: link.connected, f"no connection to the broker at {where}")
         sent = [link.publish(topic, b"", retain=True) for topic in topics]
         link.flush()

@@ -10,7 +10,10 @@ which cost a card several milliseconds. Only the blocking part of a connect
 
 `MqttLink` knows nothing of tables or outboxes: it connects and reconnects with
 back-off (full jitter, `backoff.Backoff`, so the stations of a studio do not all
-come back at one instant after the broker restarts), keeps the connection alive,
+come back at one instant after the broker restarts), fails over between the
+brokers of the config's list (the next one after a lost connection or a failed
+connect; one back-off draw per round of the list, not per broker, so a dead
+node costs no wait before the next), keeps the connection alive,
 publishes at QoS 1 and says so through three callbacks, all called on the loop:
 ``on_connected``, ``on_disconnected`` and ``on_puback`` (the message id and the
 ``time.perf_counter()`` of its PUBACK).
@@ -37,7 +40,7 @@ from paho.mqtt.properties import Properties
 from paho.mqtt.reasoncodes import ReasonCode
 
 from dealer_station.backoff import Backoff
-from dealer_station.config import MqttConfig
+from dealer_station.config import BrokerAddress, MqttConfig
 from dealer_station.payloads import SCHEMA_VERSION
 
 log = logging.getLogger(__name__)
@@ -80,6 +83,11 @@ class MqttLink:
         in a test)."""
         self.config = config
         self.name = name
+        self.brokers: list[BrokerAddress] = config.addresses()
+        # The broker of the list being tried or connected to, and how many of this
+        # round of the list have failed.
+        self._broker = 0
+        self._failed_in_round = 0
         self.connected = False
         self.on_connected: Callable[[], None] = _ignore
         self.on_disconnected: Callable[[str], None] = _ignore
@@ -118,6 +126,8 @@ class MqttLink:
         self._task: asyncio.Task[None] | None = None
         self._backoff = backoff or Backoff(*RECONNECT_DELAY_S)
         self._connecting = False
+        # Between a connect's TCP connection and the broker's CONNACK.
+        self._awaiting_connack = False
         self._hold_off_until = 0.0
         self._goodbye_mid: int | None = None
         self._goodbye_acked = False
@@ -128,7 +138,6 @@ class MqttLink:
         """Connect in the background (on the running loop) and stay connected."""
         self.loop = asyncio.get_running_loop()
         self._loop_thread = threading.get_ident()
-        self.client.connect_async(self.config.host, self.config.port, self.config.keepalive)
         self._task = asyncio.create_task(self._keep_linked(), name=f"mqtt {self.name}")
 
     async def close(self, goodbye: tuple[str, str] | None = None) -> None:
@@ -158,6 +167,11 @@ class MqttLink:
         self.on_connected = _ignore
         self.on_disconnected = _ignore
         self.on_puback = _ignore
+
+    @property
+    def broker(self) -> BrokerAddress:
+        """The broker connected to, or the one being tried."""
+        return self.brokers[self._broker]
 
     @staticmethod
     async def _until(done: Callable[[], bool], timeout: float) -> None:
@@ -190,17 +204,32 @@ class MqttLink:
                 # After a refusal (bad credentials, ...), back off as after no answer.
                 await asyncio.sleep(max(0.0, self._hold_off_until - time.monotonic()))
                 self._set_will()
+                broker = self.broker
+                self.client.connect_async(broker.host, broker.port, self.config.keepalive)
                 self._connecting = True
+                self._awaiting_connack = True
                 try:
                     await asyncio.to_thread(self.client.reconnect)
                 except Exception as err:  # whatever the connect raised, try again later
-                    log.debug("%s: no broker yet: %s", self.name, err)
+                    log.debug("%s: no broker at %s: %s", self.name, broker, err)
                     self._connecting = False
-                    await asyncio.sleep(self._backoff.next())
+                    self._awaiting_connack = False
+                    await asyncio.sleep(self._next_broker())
                     continue
                 self._connecting = False
             self.client.loop_misc()
             await asyncio.sleep(MISC_INTERVAL_S)
+
+    def _next_broker(self) -> float:
+        """Move on to the next broker of the list after this one failed; how long
+        to wait before trying it: nothing within a round of the list, a back-off
+        draw once every broker of the round has failed."""
+        self._broker = (self._broker + 1) % len(self.brokers)
+        self._failed_in_round += 1
+        if self._failed_in_round < len(self.brokers):
+            return 0.0
+        self._failed_in_round = 0
+        return self._backoff.next()
 
     def _set_will(self) -> None:
         if self.will is None:
@@ -291,13 +320,15 @@ class MqttLink:
     ) -> None:
         # A refused connection (bad credentials, ...) is not a connection: do not
         # publish on it (Frigate's _on_connect treats it as one).
+        self._awaiting_connack = False
         if reason.is_failure:
-            log.error("%s: broker refused the connection: %s", self.name, reason)
-            self._hold_off_until = time.monotonic() + self._backoff.next()
+            log.error("%s: broker %s refused the connection: %s", self.name, self.broker, reason)
+            self._hold_off_until = time.monotonic() + self._next_broker()
             return
         self._backoff.reset()
+        self._failed_in_round = 0
         self.connected = True
-        log.info("%s: connected to the broker", self.name)
+        log.info("%s: connected to the broker %s", self.name, self.broker)
         self.on_connected()
 
     def _on_disconnect(
@@ -309,9 +340,19 @@ class MqttLink:
         properties: Properties | None,
     ) -> None:
         if self.connected and not self.stopping:
-            log.warning("%s: broker connection lost: %s", self.name, reason)
-            # Not at once: every station of the studio lost the broker at this instant.
+            log.warning("%s: connection to the broker %s lost: %s", self.name, self.broker, reason)
+            # The next broker of the list, and not at once: every station of the
+            # studio on that broker lost it at this instant. The draw starts a
+            # round of the list.
+            self._broker = (self._broker + 1) % len(self.brokers)
+            self._failed_in_round = 0
             self._hold_off_until = time.monotonic() + self._backoff.next()
+        elif self._awaiting_connack and not self.stopping:
+            # It took the TCP connection and dropped it without a CONNACK (a node
+            # still booting, or hung): a failed connect, or the link would stay on it.
+            log.warning("%s: broker %s closed the connection unanswered", self.name, self.broker)
+            self._hold_off_until = time.monotonic() + self._next_broker()
+        self._awaiting_connack = False
         self.connected = False
         self.on_disconnected(str(reason))
 

@@ -134,6 +134,12 @@ class StationCollector(Collector):
         alarms = counter("alarms", "Alarms raised, by code.", [*t, "code"])
         active = gauge("alarms_active", "Alarms a person must act on.")
         connected = gauge("mqtt_connected", "1 if the broker link is up.")
+        on_broker = gauge(
+            "mqtt_broker",
+            "1 for the broker of [mqtt] brokers the link is connected to (host:port); "
+            "none while it is down.",
+            [*t, "broker"],
+        )
         backlog = gauge(
             "mqtt_backlog_messages",
             "Round events journaled and not yet acknowledged by the broker.",
@@ -189,6 +195,8 @@ class StationCollector(Collector):
             publisher = self.station.publishers.get(table)
             if publisher is not None:
                 connected.add_metric([table], 1 if publisher.connected else 0)
+                if publisher.connected:
+                    on_broker.add_metric([table, str(publisher.link.broker)], 1)
                 backlog.add_metric([table], publisher.backlog)
                 since = publisher.oldest_unacked_at()
                 oldest.add_metric([table], 0 if since is None else now - unix_time(since))
@@ -219,6 +227,7 @@ class StationCollector(Collector):
                     adjusted.add_metric([table, test], p)
                     sample.add_metric([table, test], n)
         yield from rounds.values()
-        yield from (cards, refusals, alarms, active, connected, backlog, oldest, to_puback)
+        yield from (cards, refusals, alarms, active, connected, on_broker, backlog, oldest)
+        yield to_puback
         yield from (devices, in_play, settled_at, *link.values(), frames)
         yield from (integrity, adjusted, sample)

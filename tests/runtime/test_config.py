@@ -100,3 +100,36 @@ def test_password_and_password_file_are_exclusive() -> None:
     text = MINIMAL.replace("[[tables]]", '[mqtt]\npassword = "x"\npassword_file = "/p"\n[[tables]]')
     with pytest.raises(ConfigError, match="password or password_file"):
         parse_config(text)
+
+
+def _mqtt(section: str) -> str:
+    return MINIMAL.replace("[[tables]]", f"[mqtt]\n{section}\n[[tables]]")
+
+
+def test_brokers_are_a_list_of_host_port_or_tables_and_host_port_a_list_of_one() -> None:
+    config = parse_config(
+        _mqtt('brokers = ["mq1:1884", "mq2", "[::1]:1885", { host = "mq4", port = 1886 }]')
+    )
+    assert [(b.host, b.port) for b in config.mqtt.addresses()] == [
+        ("mq1", 1884),
+        ("mq2", 1883),  # MQTT's registered port when none is given
+        ("::1", 1885),
+        ("mq4", 1886),
+    ]
+    one = parse_config(_mqtt('host = "mq9"\nport = 1890'))
+    assert [(b.host, b.port) for b in one.mqtt.addresses()] == [("mq9", 1890)]
+
+
+@pytest.mark.parametrize(
+    ("section", "why"),
+    [
+        ('host = "mq1"\nbrokers = ["mq2:1883"]', "give host and port, or brokers, not both"),
+        ('port = 1884\nbrokers = ["mq2:1883"]', "give host and port, or brokers, not both"),
+        ('brokers = ["mq1:mqtt"]', "mqtt.brokers[0]: 'mq1:mqtt': not host:port"),
+        ("brokers = []", "mqtt.brokers: List should have at least 1 item"),
+        ('brokers = ["mq1:0"]', "mqtt.brokers[0].port"),
+    ],
+)
+def test_a_bad_broker_list_is_refused_with_its_reason(section: str, why: str) -> None:
+    with pytest.raises(ConfigError, match=why.replace("[", r"\[").replace("]", r"\]")):
+        parse_config(_mqtt(section))

@@ -114,3 +114,43 @@ def test_the_link_waits_the_jittered_delays_between_attempts() -> None:
     twin = Backoff(0.001, 0.004, random.Random(11))
     assert backoff.drawn == [twin.next() for _ in backoff.drawn]
     assert len(set(backoff.drawn)) == len(backoff.drawn)
+
+
+def test_the_link_tries_each_broker_in_turn_and_backs_off_once_a_round(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """Three brokers of which none listens: the link tries them in the list's
+    order, round after round, and draws one back-off delay per round of the
+    list, not one per broker."""
+    backoff = CountedBackoff(seed=5)
+    ports = [free_port() for _ in range(3)]
+    brokers = [f"127.0.0.1:{port}" for port in ports]
+
+    async def scenario() -> None:
+        link = MqttLink(
+            MqttConfig.model_validate({"brokers": brokers}),
+            "failover-test",
+            name="failover test",
+            will=None,
+            max_inflight=1,
+            backoff=backoff,
+        )
+        link.start()
+        for _ in range(2000):
+            if len(backoff.drawn) >= 3:
+                break
+            await asyncio.sleep(0.005)
+        await link.close()
+
+    with caplog.at_level("DEBUG", logger="dealer_station.mqtt_link"):
+        asyncio.run(scenario())
+    tried = [
+        broker
+        for record in caplog.records
+        for broker in brokers
+        if record.getMessage().startswith(f"failover test: no broker at {broker}:")
+    ]
+    assert len(tried) >= 9
+    assert tried == (brokers * len(tried))[: len(tried)]
+    # The draw comes with the failure that ends a round: one per three.
+    assert len(backoff.drawn) == len(tried) // 3

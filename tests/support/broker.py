@@ -78,6 +78,14 @@ class Broker:
         assert self.process is not None
         self.process.send_signal(signal.SIGSTOP if frozen else signal.SIGCONT)
 
+    def kill(self) -> None:
+        """``kill -9``, persistent or not: the broker keeps only what it had
+        saved to its store (``autosave_interval``) before it died."""
+        assert self.process is not None
+        self.process.kill()
+        self.process.wait(timeout=30)
+        self.process = None
+
     def stop(self) -> None:
         if self.process is not None:
             if self.persistent:
@@ -102,17 +110,24 @@ class Received:
 @dataclass
 class Subscriber:
     """Subscribes to ``topic`` and keeps every message with its arrival time
-    (and its properties, with ``protocol`` MQTT 5)."""
+    (and its properties, with ``protocol`` MQTT 5). With a ``client_id`` and
+    ``clean_session`` false, a consumer's persistent session (MQTT 3.1.1): the
+    broker queues for it while it is away."""
 
     port: int
     topic: str = "#"
     protocol: mqtt.MQTTProtocolVersion = mqtt.MQTTv311
+    client_id: str = ""
+    clean_session: bool = True
     messages: list[Received] = field(default_factory=list)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     def __post_init__(self) -> None:
         self.client = mqtt.Client(
-            CallbackAPIVersion.VERSION2, client_id=f"test-sub-{id(self)}", protocol=self.protocol
+            CallbackAPIVersion.VERSION2,
+            client_id=self.client_id or f"test-sub-{id(self)}",
+            protocol=self.protocol,
+            clean_session=None if self.protocol == mqtt.MQTTv5 else self.clean_session,
         )
         self.client.on_message = self._on_message
         self.client.on_connect = lambda c, u, f, rc, p: c.subscribe(self.topic, qos=1)

@@ -40,15 +40,15 @@ def baccarat_table(shoe_port: str) -> str:
 
 
 @contextmanager
-def dealt_baccarat(journal: Path, broker_port: int) -> Iterator[StationConfig]:
+def dealt_baccarat(journal: Path, broker_port: int, mqtt: str = "") -> Iterator[StationConfig]:
     """The config of a station with that table ("bac"), its shoe being dealt
-    until the block ends."""
+    until the block ends; ``mqtt`` as `config_text` takes it."""
     stop = threading.Event()
     with FramedShoeSimulator(decks=8, seed=5) as sim:
         dealer = threading.Thread(target=croupier_hand, args=(sim, stop), daemon=True)
         dealer.start()
         try:
-            yield config_for(baccarat_table(sim.port), journal, broker_port)
+            yield config_for(baccarat_table(sim.port), journal, broker_port, mqtt)
         finally:
             stop.set()
             dealer.join()

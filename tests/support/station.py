@@ -19,18 +19,19 @@ from dealer_station.table_inputs import Outcome
 from drivers.recorded_wheel import RecordedWheel
 
 
-def config_text(text: str, journal: Path, broker_port: int) -> str:
+def config_text(text: str, journal: Path, broker_port: int, mqtt: str = "") -> str:
     """A station's config file: ``text`` (its tables) after the test's studio,
-    journal, broker and an HTTP port of the system's choosing."""
+    journal, broker and an HTTP port of the system's choosing; ``mqtt``, if
+    given, is the ``[mqtt]`` section's body instead of the broker's port."""
+    mqtt = mqtt or f'host = "127.0.0.1"\nport = {broker_port}\n'
     return (
         f'studio = "test"\nstation = "st"\njournal = "{journal}"\n'
-        f'[mqtt]\nhost = "127.0.0.1"\nport = {broker_port}\n'
-        "[http]\nport = 0\n" + text
+        f"[mqtt]\n{mqtt}[http]\nport = 0\n" + text
     )
 
 
-def config_for(text: str, journal: Path, broker_port: int) -> StationConfig:
-    return parse_config(config_text(text, journal, broker_port))
+def config_for(text: str, journal: Path, broker_port: int, mqtt: str = "") -> StationConfig:
+    return parse_config(config_text(text, journal, broker_port, mqtt))
 
 
 class StationThread:
