@@ -71,6 +71,7 @@ def test_schema_lists_every_payload() -> None:
         "Availability",
         "RoundEvent",
         "RoundState",
+        "TableOpening",
         "Stats",
         "JournalDigest",
         "Integrity",
