@@ -48,12 +48,15 @@ def test_a_dealer_cannot_close_the_table(rig: Rig) -> None:
 
 def test_close_waits_for_the_round_in_play_then_refuses_a_new_one(rig: Rig) -> None:
     assert rig.post("/tables/rou/round/open", "croupier").status_code == 200
-    closing = rig.post("/tables/rou/pit-boss/close", "pit_boss", {"why": "end of shift"})
+    seen = rig.step("rou")
+    assert rig.post("/tables/rou/round/close-bets", "croupier").status_code == 200
+    # Sent for the round the pit boss saw, a step ago: "after this round" still holds.
+    why = {"why": "end of shift"}
+    closing = rig.post("/tables/rou/pit-boss/close", "pit_boss", why, step=seen)
     assert closing.status_code == 200, closing.text
     state = late_state(rig, "rou", "closing")
     assert (state["by"], state["reason"]) == ("pit-boss-1", "end of shift")
     # The round in play goes on to its end: nothing of it is voided.
-    assert rig.post("/tables/rou/round/close-bets", "croupier").status_code == 200
     result = rig.post("/tables/rou/wheel/result", "croupier", {"number": 17})
     assert result.status_code == 200, result.text
     assert result.json()["state"]["next"]["kind"] == "closed"
