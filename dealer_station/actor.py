@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import json
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
@@ -27,6 +28,7 @@ from dealer_station.config import SNAPSHOT_EVERY, BurnCards, TableConfig
 from dealer_station.games import table as table_fold
 from dealer_station.games.events import (
     Event,
+    OpenTable,
     SelectTable,
     VoidRound,
 )
@@ -45,6 +47,9 @@ from dealer_station.table_stats import TableStats
 from dealer_station.table_timers import StepTimer
 
 log = logging.getLogger(__name__)
+
+# Why a table the station closed for its stop opens at its next start.
+REOPEN_REASON = "station started"
 
 
 @dataclass
@@ -70,6 +75,9 @@ class TableActor:
     stats: TableStats = field(init=False)
     timer: StepTimer = field(init=False)
     changed_at: datetime = field(init=False, default_factory=utc_now)
+    # When the table took its opening state (`TableState.opening`): the time of
+    # the record that set it, or for a table never closed the actor's start.
+    opening_since: str = field(init=False, default_factory=lambda: iso(utc_now()))
     # The table as it stands after its last change: what every channel shows.
     latest: TableChange = field(init=False)
     # The record the last start's snapshot folded in (0: the start replayed all).
@@ -126,6 +134,9 @@ class TableActor:
             self.stats.remember(outputs, self.changed_at)
         self.devices.update(done.devices)
         self.last_result = self.journal.last_message(self.id, "round_settled")
+        since = self.journal.last_message(self.id, table_fold.OPENING_CHANGED)
+        if since is not None:
+            self.opening_since = json.loads(since)["at"]
         self.state = state = done.state
         self.latest = self._change()
         log.info(
@@ -147,6 +158,11 @@ class TableActor:
             variant = table_fold.GAMES[wanted.game](wanted.variant, None).variant
             if (self.state.game, self.state.setup.variant) != (wanted.game, variant):
                 self.handle(Command("station", wanted))
+        opening = None if self.state is None else self.state.opening
+        if opening is not None and opening.pit_boss is None and opening.state != "open":
+            # Closed by the station for its stop: open again at its start. A
+            # table a pit boss closed stays closed (docs/decisions.md).
+            self.handle(Command("station", OpenTable(reason=REOPEN_REASON)))
         # Last, so that the void of an interrupted round does not clear the alarm.
         problems = set_aside(self.journal, self.id, done, iso(self.clock()))
         if problems:
@@ -320,6 +336,7 @@ class TableActor:
             dict(self.devices),
             self.boot,
             self.stats.moment(self.state.game if self.state is not None else ""),
+            self.opening_since,
             read_at,
         )
 

@@ -704,6 +704,10 @@ class AuthConfig(Strict):
 # (docs/recovery.md): a busy table journals about a thousand inputs an hour.
 SNAPSHOT_EVERY = 1000
 
+# How long a stop waits for the rounds in play (docs/decisions.md, "Table state
+# and drain"): a blackjack round of seven boxes at a croupier's pace fits.
+DRAIN_SECONDS = 120.0
+
 
 class StationConfig(Strict):
     """One station: a studio's computer running one or more tables."""
@@ -731,6 +735,14 @@ class StationConfig(Strict):
         description="While a start replays a long journal, every this many seconds it tells "
         "systemd it is still working (EXTEND_TIMEOUT_USEC, three times this) and how far it "
         "is (STATUS=); under the unit's TimeoutStartSec= (90 s).",
+    )
+    drain_seconds: float = Field(
+        DRAIN_SECONDS,
+        ge=0,
+        le=3600,
+        description="At a stop (SIGTERM), how long the station waits for the rounds in play "
+        "to settle, every table closing after its round, before it stops anyway (a second "
+        "SIGTERM stops at once); 0: no wait. Under the unit's TimeoutStopSec= (150 s).",
     )
     mqtt: MqttConfig = Field(MqttConfig(), description="The MQTT broker.")
     http: HttpConfig = Field(HttpConfig(), description="The HTTP API and its limits.")

@@ -20,9 +20,10 @@ from dealer_station.games.events import CloseBets, Decision, PlaceBet
 
 log = logging.getLogger(__name__)
 
-# Steps the croupier leaves to others: the shoe, the camera, a pit boss, or
-# the timers (insurance is declined by its timer).
-NOT_MINE = frozenset({"card", "wheel", "pit_boss", "insurance"})
+# Steps the croupier leaves to others: the shoe, the camera, a pit boss (and
+# a closed table, which a pit boss opens), or the timers (insurance is
+# declined by its timer).
+NOT_MINE = frozenset({"card", "wheel", "pit_boss", "closed", "insurance"})
 
 
 class SelfDrivingCroupier:

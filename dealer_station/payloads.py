@@ -9,6 +9,7 @@ topic               retained  QoS     payload
 ``device/shoe``     yes       1       ``Availability`` of the shoe
 ``device/camera``   yes       1       ``Availability`` of the wheel camera
 ``round/state``     yes       1       ``RoundState``: the table now
+``state``           yes       1       ``TableOpening``: open, closing, closed
 ``round/event``     no        1       ``RoundEvent``: cards, decisions, results, alarms
 ``result``          yes       1       ``RoundEvent`` of the last ``round_settled``
 ``stats``           yes       1       ``Stats``: baccarat roads, roulette statistics
@@ -113,6 +114,23 @@ class RoundState(Payload):
     )
 
 
+class TableOpening(Payload):
+    """Whether the table opens rounds (``state``): ``open``; ``closing``, while
+    the round in play finishes after a close; ``closed``. Who set it and why."""
+
+    state: Literal["open", "closing", "closed"]
+    by: str | None = Field(
+        description="the pit boss who set it; null: the station (closed for a stop, "
+        "reopened at the start after it), or a table never closed"
+    )
+    reason: str | None = Field(description="the reason given, if any")
+    at: str = Field(
+        description="UTC, ISO 8601 with milliseconds: when the table took this state; "
+        "for a table never closed, when its station started",
+        json_schema_extra={"format": "date-time"},
+    )
+
+
 class Stats(Payload):
     game: str
     stats: dict[str, Any]
@@ -192,6 +210,7 @@ PAYLOADS: dict[str, type[BaseModel]] = {
     "Availability": Availability,
     "RoundEvent": RoundEvent,
     "RoundState": RoundState,
+    "TableOpening": TableOpening,
     "Stats": Stats,
     "JournalDigest": JournalDigest,
     "Integrity": Integrity,
@@ -203,6 +222,8 @@ PAYLOADS: dict[str, type[BaseModel]] = {
 # WebSocket feed relays them under these names, MQTT under the full ones.
 STATUS = "status"
 ROUND_STATE = "round/state"
+# The table's opening (`TableOpening`): under the table, beside round/state.
+STATE = "state"
 ROUND_EVENT = "round/event"
 RESULT = "result"
 STATS = "stats"
@@ -225,6 +246,7 @@ RETAINED = (
     STATUS,
     *(device_topic(device) for device in DEVICES),
     ROUND_STATE,
+    STATE,
     RESULT,
     STATS,
     JOURNAL_DIGEST,

@@ -35,8 +35,10 @@ Scope = Literal["step", "round"]
 # make a croupier's DEAL stale.
 _TO_MATTERS = frozenset({"card", "decision", "pit_boss"})
 
-# Events that need only the round: they arrive while others bet and answer.
-_ROUND_ONLY_EVENTS = frozenset({"bet", "bet_cancel"})
+# Events that need only the round: they arrive while others bet and answer,
+# or, a pit boss's close or open, are meant for the round as a whole ("after
+# this round"), whichever card it is at.
+_ROUND_ONLY_EVENTS = frozenset({"bet", "bet_cancel", "table_close", "table_open"})
 _OFFER_ANSWERS = frozenset({"insurance", "no_insurance", "even_money", "no_even_money"})
 
 # How long a client's keys and their answers are kept (docs/api.md): a game

@@ -47,6 +47,7 @@ STEP_TEXT: dict[StepKind, str] = {
     "shuffle": "SHUFFLE: CUT CARD OUT",
     "count_out": "COUNT OUT: READ THE REST OF THE SHOE, THEN SHUFFLE",
     "settled": "ROUND OVER",
+    "closed": "TABLE CLOSED",
     "insurance": "INSURANCE OFFERED",
     "wheel": "NO MORE BETS: SPIN",
 }

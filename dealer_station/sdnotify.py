@@ -5,7 +5,8 @@ The station calls :func:`ready` once it serves the table, :func:`status` wheneve
 the one-line summary in ``systemctl status`` should change, :func:`still_starting`
 while a long start (a replay) keeps it from being ready, :func:`reloading` when a
 SIGHUP makes it re-read its config (then :func:`ready` again), :func:`stopping` when
-it begins a clean shutdown, and keeps :func:`run_watchdog` running as a task of its
+it begins a clean shutdown (:func:`draining` while it waits for the rounds in
+play first), and keeps :func:`run_watchdog` running as a task of its
 event loop.
 
 Outside systemd (``NOTIFY_SOCKET`` unset: a developer's shell, the tests, the demo)
@@ -25,6 +26,7 @@ import socket
 import time
 
 __all__ = [
+    "draining",
     "notify",
     "ready",
     "reloading",
@@ -82,6 +84,12 @@ def ready() -> bool:
 def stopping() -> bool:
     """A clean shutdown has begun (``systemctl status`` shows "deactivating")."""
     return notify("STOPPING=1")
+
+
+def draining(rounds: int) -> bool:
+    """A stop has begun and waits for ``rounds`` rounds in play to settle: the
+    unit is "deactivating" and ``systemctl status`` says how many are left."""
+    return notify(f"STOPPING=1\n{_status_line(f'draining: {rounds} rounds in play')}")
 
 
 def _status_line(text: str) -> str:

@@ -6,7 +6,8 @@ tables' queues; everything else runs on the loop. systemd is told READY once
 every table is rebuilt from the journal and its broker link started (a long
 replay tells it the start goes on, `start_progress`), and the watchdog is pinged
 from the loop itself, so a blocked loop gets the station restarted. SIGHUP
-re-reads the config file (`reload`).
+re-reads the config file (`reload`). SIGTERM (or SIGINT) first lets the rounds
+in play finish (`stop_drain`), a second one stops at once.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from dealer_station import config_reload, sdnotify, strategy_advice
+from dealer_station import config_reload, sdnotify, stop_drain, strategy_advice
 from dealer_station.actor import TableActor
 from dealer_station.api.server import serve_http
 from dealer_station.boot import Boot
@@ -89,14 +90,31 @@ class Station:
         self.cameras: dict[str, CameraBridge] = {}
         self.sensors: dict[str, SensorBridge] = {}
         self.readings: dict[str, WheelReadings] = {}
+        # Set: stop now (a second signal, the drain over, or a test's own stop).
         self.stopped = asyncio.Event()
+        # The drain a first stop signal began, once the tables run.
+        self._draining: asyncio.Task[None] | None = None
+        self._serving = False
+
+    def stop(self) -> None:
+        """A stop signal: the first lets the rounds in play finish, every table
+        closing after its round, for up to ``drain_seconds``; a second, or one
+        before the tables run, stops at once."""
+        if self._draining is not None or not self._serving or self.config.drain_seconds == 0:
+            self.stopped.set()
+            return
+        self._draining = asyncio.get_running_loop().create_task(self._drain(), name="drain")
+
+    async def _drain(self) -> None:
+        await stop_drain.drain(self.actors.values(), self.config.drain_seconds)
+        self.stopped.set()
 
     async def run(self) -> None:
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGTERM, signal.SIGINT):
             # Not in the main thread (tests run the station in a thread): no signals.
             with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
-                loop.add_signal_handler(sig, self.stopped.set)
+                loop.add_signal_handler(sig, self.stop)
         if self.config_file is not None:
             # Only then: the demo still ends when its terminal hangs up.
             with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
@@ -172,6 +190,7 @@ class Station:
             sdnotify.ready()
             sdnotify.status(f"{len(self.actors)} tables running")
             log.info("station %s running %s", self.config.station, ", ".join(self.actors))
+            self._serving = True
             stop = asyncio.create_task(self.stopped.wait())
             done, _ = await asyncio.wait([stop, *tasks], return_when=asyncio.FIRST_COMPLETED)
             for task in done:
@@ -223,6 +242,8 @@ class Station:
         journaled (and only then acknowledged); then the tables; then a clean
         ``offline`` to the broker."""
         sdnotify.stopping()
+        if self._draining is not None:
+            self._draining.cancel()  # a second signal: no more waiting
         for bridge in self.shoes.values():
             await asyncio.to_thread(bridge.close)
         for camera in self.cameras.values():

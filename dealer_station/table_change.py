@@ -51,7 +51,7 @@ from dealer_station.games.table import TableState
 from dealer_station.journal import OutMessage, Record
 from dealer_station.payloads import DeviceState, RoundState
 from dealer_station.table_alarms import ActiveAlarm
-from dealer_station.table_messages import retained_topics, round_state
+from dealer_station.table_messages import retained_topics, round_state, table_opening
 from dealer_station.table_stats import StatsMoment
 
 Stage = Literal["publish", "relay", "follow"]
@@ -78,6 +78,8 @@ class TableChange:
     devices: Mapping[str, tuple[DeviceState, str]]
     boot: str
     stats: StatsMoment
+    # When the table took its opening state (`TableState.opening`), ISO 8601.
+    opening_since: str
     # The input's `Command.read_at`, when its device said when it had it.
     read_at: float | None = None
 
@@ -98,6 +100,7 @@ class TableChange:
         return retained_topics(
             self.table,
             self.round_state,
+            table_opening(self.table, self.state, self.opening_since),
             self.last_result,
             self.devices,
             self.boot,

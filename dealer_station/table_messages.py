@@ -19,12 +19,14 @@ from dealer_station.journal import OutMessage
 from dealer_station.payloads import (
     RESULT,
     ROUND_STATE,
+    STATE,
     STATS,
     Availability,
     DeviceState,
     RoundEvent,
     RoundState,
     Stats,
+    TableOpening,
     device_topic,
 )
 from dealer_station.preconditions import step_id
@@ -122,9 +124,21 @@ def round_state(
     )
 
 
+def table_opening(table: str, state: TableState | None, since: str) -> TableOpening | None:
+    """The ``state`` topic: whether the table opens rounds, who said so, and
+    since when (``since``: the time of the record that set it)."""
+    if state is None:
+        return None
+    opening = state.opening
+    return TableOpening(
+        table=table, at=since, state=opening.state, by=opening.pit_boss, reason=opening.reason
+    )
+
+
 def retained_topics(
     table: str,
     state: RoundState | None,
+    opening: TableOpening | None,
     last_result: str | None,
     devices: Mapping[str, tuple[DeviceState, str]],
     boot: str,
@@ -135,6 +149,8 @@ def retained_topics(
     retained: dict[str, str] = {}
     if state is not None:
         retained[ROUND_STATE] = state.model_dump_json()
+    if opening is not None:
+        retained[STATE] = opening.model_dump_json()
     if last_result is not None:
         retained[RESULT] = last_result
     for device, (availability, since) in devices.items():

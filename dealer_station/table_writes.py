@@ -49,6 +49,7 @@ class WritingTable(Protocol):
     stats: TableStats
     timer: StepTimer
     changed_at: datetime
+    opening_since: str
 
     @property
     def id(self) -> str: ...
@@ -111,6 +112,8 @@ def command(table: WritingTable, item: Command, now: datetime) -> Outcome:
     for out, message in zip(outputs, messages[: len(outputs)], strict=True):
         if isinstance(out, RoundSettled):
             table.last_result = message.payload
+    if any(o.type == table_fold.OPENING_CHANGED for o in outputs):
+        table.opening_since = iso(now)
     return replace(outcome, seq=seq)
 
 

@@ -21,6 +21,7 @@ from dealer_station.payloads import (
     RESULT,
     ROUND_EVENT,
     ROUND_STATE,
+    STATE,
     STATS,
     STATUS,
     device_topic,
@@ -45,6 +46,12 @@ TOPICS: tuple[tuple[str, str, bool, str], ...] = (
         for d in DEVICES
     ),
     (ROUND_STATE, "RoundState", True, "the table now, after every input it handled"),
+    (
+        STATE,
+        "TableOpening",
+        True,
+        "whether the table opens rounds: open, closing (after the round in play), closed",
+    ),
     (
         ROUND_EVENT,
         "RoundEvent",
@@ -81,6 +88,14 @@ EXAMPLES: dict[str, dict[str, Any]] = {
         "type": "card_dealt",
         "source": "shoe",
         "data": {"card": "4D", "to": "player", "face": "up", "score": 4},
+    },
+    "TableOpening": {
+        "v": 1,
+        "table": "bac-1",
+        "at": "2026-12-02T21:58:03.412Z",
+        "state": "closing",
+        "by": "Eva Novak",
+        "reason": "end of shift",
     },
     "JournalDigest": {
         "v": 1,

@@ -188,6 +188,15 @@ class PitRespin(Body):
     why: Why
 
 
+class PitTableState(Body):
+    """Close the table after this round, or open it; the reason is optional (the
+    state topic and the console show it)."""
+
+    model_config = example({"why": "end of shift"})
+
+    why: Why | None = None
+
+
 class PinLogin(Body):
     model_config = example({"name": "Dana Pit", "pin": "4821"})
 

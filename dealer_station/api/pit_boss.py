@@ -2,7 +2,9 @@
 boss's name and the reason given: void a round (every stake returned), enter a
 card by hand while the round holds for one, release a hold (the card held for
 removed), burn a card drawn out of turn (a misdeal), confirm a wheel result
-(also while the camera is online: the pit boss's override) or order a re-spin."""
+(also while the camera is online: the pit boss's override) or order a re-spin;
+and close the table after the round in play, or open it again. No "close now":
+a round in play is never voided by the table's state (void it for that)."""
 
 from __future__ import annotations
 
@@ -19,6 +21,7 @@ from dealer_station.api.bodies import (
     PitManualCard,
     PitRelease,
     PitRespin,
+    PitTableState,
     PitVoid,
     PitWheelResult,
     Refusal,
@@ -80,6 +83,28 @@ async def confirm_wheel(
     """The winning number as the pit boss confirms it (a result the camera was not
     sure of, the camera offline, or overriding the camera while it is online)."""
     event = {"type": "wheel_result", "number": body.number}
+    return await send(actor, principal, event, why=body.why, write=write)
+
+
+@router.post("/close", response_model=Accepted)
+async def close_table(
+    principal: PitBoss, actor: Table, body: PitTableState, write: WriteHeaders
+) -> JSONResponse:
+    """Close the table after the round in play (``closing``, then ``closed`` as
+    it settles or is voided), or at once when no round is in play: it then opens
+    no round (``table_closed``) until a pit boss opens it. Pressed again:
+    ``table_closing`` or ``table_closed``, nothing changed."""
+    event = {"type": "table_close", "pit_boss": principal.name, "reason": body.why}
+    return await send(actor, principal, event, why=body.why, write=write)
+
+
+@router.post("/open", response_model=Accepted)
+async def open_table(
+    principal: PitBoss, actor: Table, body: PitTableState, write: WriteHeaders
+) -> JSONResponse:
+    """Open a closed table, or call off a close that waits for the round in
+    play; ``table_open`` when it is open already."""
+    event = {"type": "table_open", "pit_boss": principal.name, "reason": body.why}
     return await send(actor, principal, event, why=body.why, write=write)
 
 

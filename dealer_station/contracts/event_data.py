@@ -229,6 +229,12 @@ class DealerChanged(Data):
     applies: Literal["now", "next_round"]
 
 
+class TableStateChanged(Data):
+    state: Literal["open", "closing", "closed"]
+    by: Annotated[str | None, Field(description="the pit boss; null: the station (a stop)")]
+    reason: str | None
+
+
 class Refused(Data):
     reason: RefusalReason
     detail: str
@@ -284,6 +290,7 @@ EVENT_DATA: dict[EventType, type[Any]] = {
     EventType.count_out_started: CountOutStarted,
     EventType.counted: Counted,
     EventType.dealer_changed: DealerChanged,
+    EventType.table_state: TableStateChanged,
     EventType.rejected: Refused,
     EventType.alarm: Alarm,
     EventType.device: DeviceNote,

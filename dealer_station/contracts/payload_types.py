@@ -27,11 +27,13 @@ from dealer_station.payloads import (
     RESULT,
     ROUND_EVENT,
     ROUND_STATE,
+    STATE,
     STATS,
     Availability,
     RoundEvent,
     RoundState,
     Stats,
+    TableOpening,
     device_topic,
 )
 
@@ -112,6 +114,7 @@ FRAME_PAYLOADS: dict[str, type[BaseModel]] = {
     device_topic("camera"): Availability,
     device_topic("wheel_sensor"): Availability,
     ROUND_STATE: TypedRoundState,
+    STATE: TableOpening,
     ROUND_EVENT: TypedRoundEvent,
     RESULT: TypedRoundEvent,
     STATS: TypedStats,

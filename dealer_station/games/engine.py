@@ -30,6 +30,7 @@ StepKind = Literal[
     "shuffle",
     "count_out",
     "pit_boss",
+    "closed",
 ]
 
 
@@ -41,8 +42,9 @@ class NextStep:
     window is open), ``card`` (a card is due), ``decision`` (a player must
     decide), ``insurance``, ``wheel`` (a spin result is due), ``settled`` (the
     round is over), ``shuffle`` (the cut card is out), ``count_out`` (the
-    rest of the shoe is being read, until a shuffle or a new shoe) or ``pit_boss`` (the round
-    holds for one; where the card a pit boss enters goes, as for ``card``).
+    rest of the shoe is being read, until a shuffle or a new shoe), ``pit_boss`` (the round
+    holds for one; where the card a pit boss enters goes, as for ``card``) or
+    ``closed`` (the table is closed: no round until a pit boss opens it).
 
     Where it goes is ``box`` and ``hand`` (counted from 0, as the engine and
     its records count hands) when it is one hand of a box, else ``place``:

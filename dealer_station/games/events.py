@@ -190,6 +190,28 @@ class ChangeDealer:
     type = "dealer"
 
 
+@dataclass(frozen=True, slots=True)
+class CloseTable:
+    """Close the table after the round in play (at once when none is): it then
+    opens no round until it is opened again. ``pit_boss``: who closed it, or
+    None for the station itself (a stop's drain, docs/decisions.md, "Table
+    state and drain"). A round in play is never voided by it."""
+
+    pit_boss: str | None = None
+    reason: str | None = None
+    type = "table_close"
+
+
+@dataclass(frozen=True, slots=True)
+class OpenTable:
+    """Open a closed table, or call off a close that waits for the round in
+    play. ``pit_boss`` as for `CloseTable`."""
+
+    pit_boss: str | None = None
+    reason: str | None = None
+    type = "table_open"
+
+
 Event = (
     SelectTable
     | NewShoe
@@ -210,6 +232,8 @@ Event = (
     | WheelResult
     | VoidRound
     | ChangeDealer
+    | CloseTable
+    | OpenTable
 )
 
 # Every kind of the Event union by its ``type``: the union is the one list of events.

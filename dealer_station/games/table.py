@@ -8,7 +8,7 @@ output records, or raises ``Rejected`` and the caller keeps the state it had.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, Literal
 
 from dealer_station.games import baccarat, blackjack, roulette
 from dealer_station.games.engine import GameSetup, NextStep, Output
@@ -16,6 +16,7 @@ from dealer_station.games.events import (
     BurnCard,
     CardUnread,
     ChangeDealer,
+    CloseTable,
     CountOut,
     DealCard,
     Event,
@@ -23,6 +24,7 @@ from dealer_station.games.events import (
     ManualCard,
     NewShoe,
     OpenRound,
+    OpenTable,
     ReleaseHold,
     SelectTable,
     Shuffle,
@@ -49,6 +51,31 @@ RELEASABLE = frozenset({"impossible_card"})
 WHEEL_DISAGREE = "wheel_disagree"
 
 
+# Whether a table opens rounds (docs/decisions.md, "Table state and drain"):
+# ``closing`` while the round in play finishes, then ``closed``.
+OpeningState = Literal["open", "closing", "closed"]
+# The output a change of it writes.
+OPENING_CHANGED = "table_state"
+
+
+@dataclass(frozen=True, slots=True)
+class Opening:
+    """The table's state, who set it (a pit boss's name; None: the station,
+    for a stop) and why."""
+
+    state: OpeningState = "open"
+    pit_boss: str | None = None
+    reason: str | None = None
+
+    def output(self) -> Output:
+        return {
+            "type": OPENING_CHANGED,
+            "state": self.state,
+            "by": self.pit_boss,
+            "reason": self.reason,
+        }
+
+
 @dataclass(frozen=True, slots=True)
 class TableState:
     table: str
@@ -69,6 +96,7 @@ class TableState:
     # Cards read since a count-out began (a CountOut), until the shuffle or the
     # new shoe; None: no count-out under way.
     counted: int | None = None
+    opening: Opening = Opening()
 
     @property
     def round_over(self) -> bool:
@@ -104,6 +132,8 @@ class TableState:
             return replace(self._card_due(), kind="pit_boss")
         if self.counted is not None:
             return NextStep("count_out")
+        if self.opening.state == "closed":
+            return NextStep("closed")
         if self.round is None:
             return NextStep("round_open")
         step = self.setup.engine.next_step(self.round)
@@ -145,7 +175,12 @@ def apply(state: TableState | None, event: Event) -> tuple[TableState, list[Outp
         new = select_table(event)
         if state is not None and state.table == new.table:
             # Round ids stay unique at a table whose game or variant changes.
-            new = replace(new, rounds_started=state.rounds_started, dealer=state.dealer)
+            new = replace(
+                new,
+                rounds_started=state.rounds_started,
+                dealer=state.dealer,
+                opening=state.opening,
+            )
         return new, [
             {
                 "type": "table_ready",
@@ -159,6 +194,9 @@ def apply(state: TableState | None, event: Event) -> tuple[TableState, list[Outp
 
     if isinstance(event, ChangeDealer):
         return _change_dealer(state, event)
+
+    if isinstance(event, CloseTable | OpenTable):
+        return _change_opening(state, event)
 
     if isinstance(event, NewShoe | Shuffle):
         if state.shoe is None:
@@ -202,6 +240,8 @@ def apply(state: TableState | None, event: Event) -> tuple[TableState, list[Outp
             raise Rejected(
                 "counting_out", "the shoe is being counted out: shuffle or bring a new shoe first"
             )
+        if state.opening.state == "closed":
+            raise Rejected("table_closed", _closed_words(state.opening))
         if event.needs_dealer and state.dealer is None:
             raise Rejected("no_dealer", "this table opens no round until a dealer signs on")
         shoe = state.shoe
@@ -277,6 +317,10 @@ def apply(state: TableState | None, event: Event) -> tuple[TableState, list[Outp
         outputs.append({"type": "round_settled", **outcome, "dealt_by": new.round_dealer})
         if new.shoe is not None and new.shoe.cut_card_reached:
             outputs.append({"type": "shuffle_due", "cards_out": new.shoe.dealt + new.shoe.burned})
+        if new.opening.state == "closing":
+            # The close waited for this round: it is over, settled or void.
+            new = replace(new, opening=replace(new.opening, state="closed"))
+            outputs.append(new.opening.output())
     return new, outputs
 
 
@@ -292,3 +336,30 @@ def _change_dealer(state: TableState, event: ChangeDealer) -> tuple[TableState, 
     return replace(state, dealer=event.dealer), [
         {"type": "dealer_changed", "dealer": event.dealer, "applies": applies}
     ]
+
+
+def _change_opening(
+    state: TableState, event: CloseTable | OpenTable
+) -> tuple[TableState, list[Output]]:
+    """Close after the round in play (at once between rounds), or open. A
+    second press changes nothing: it is refused, naming the state it found."""
+    now = state.opening.state
+    if isinstance(event, OpenTable):
+        if now == "open":
+            raise Rejected("table_open", "the table is open already")
+        wanted: OpeningState = "open"
+    elif now == "closed":
+        raise Rejected("table_closed", "the table is closed already")
+    elif now == "closing":
+        raise Rejected("table_closing", "the table closes after this round already")
+    else:
+        wanted = "closed" if state.round_over else "closing"
+    opening = Opening(wanted, event.pit_boss, event.reason)
+    return replace(state, opening=opening), [opening.output()]
+
+
+def _closed_words(opening: Opening) -> str:
+    """Why a closed table opens no round, in words for the console."""
+    by = "the station" if opening.pit_boss is None else opening.pit_boss
+    why = f": {opening.reason}" if opening.reason else ""
+    return f"the table is closed by {by}{why}; a pit boss opens it"

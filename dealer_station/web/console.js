@@ -47,6 +47,9 @@ const REASON_WORDS = {
   already_signed_on: "That dealer is signed on already",
   no_dealer_signed_on: "No dealer is signed on",
   stale: "The table moved on: look again, then press",
+  table_closed: "The table is closed: a pit boss opens it",
+  table_closing: "The table closes after this round already",
+  table_open: "The table is open already",
 };
 
 // A new name for each press (docs/api.md, Idempotency-Key). Random bytes, not
@@ -139,6 +142,7 @@ function colourOf(n) {
 
 function onMessage(topic, payload) {
   if (topic === "round/state") live.state = payload;
+  else if (topic === "state") live.opening = payload;
   else if (topic === "result") live.result = payload;
   else if (topic === "stats") live.stats = payload.stats;
   else if (topic.startsWith("device/")) live.devices[topic.slice(7)] = payload;
@@ -214,6 +218,7 @@ function render() {
   const lost = $("lost");
   lost.replaceChildren(...losses().map((text) => el("div", "", text)));
   renderDealer(s);
+  renderOpening(live.opening);
   renderButtons(s);
   blockDialog(blockedBy());
   const counting = s && s.shoe && s.shoe.counted_out !== null && s.shoe.counted_out !== undefined;
@@ -234,6 +239,18 @@ function render() {
   if (s.game === "baccarat") renderBaccarat(s, view, side);
   else if (s.game === "blackjack") renderBlackjack(s, view, side);
   else renderRoulette(s, view, side);
+}
+
+// A closing or closed table says so, and who closed it and why, under the
+// action: the croupier must not wonder why OPEN BETS is refused.
+function renderOpening(o) {
+  const note = $("opening");
+  const by = o && o.by ? o.by.toUpperCase() : "THE STATION";
+  const why = o && o.reason ? `: ${o.reason.toUpperCase()}` : "";
+  note.textContent = !o || o.state === "open" ? ""
+    : o.state === "closing" ? `CLOSING AFTER THIS ROUND (${by}${why})`
+    : `TABLE CLOSED BY ${by}${why}`;
+  note.dataset.state = o ? o.state : "";
 }
 
 // An open dialog's buttons go off with the others (CANCEL aside), and come back
@@ -297,7 +314,7 @@ function suggested(s) {
   if (kind === "wheel") return ["result"];
   if (kind === "shuffle") return ["count_out", "shuffle"];
   if (kind === "count_out") return ["shuffle", "new_shoe"];
-  if (kind === "pit_boss") return ["pit"];
+  if (kind === "pit_boss" || kind === "closed") return ["pit"];
   return [];
 }
 
@@ -579,6 +596,7 @@ const REASONS = {
   burn: ["Card drawn when none was due"],
   wheel: ["Camera unsure: number checked", "Camera offline: number checked"],
   respin: ["Ball off the track", "Too few revolutions", "Ball spun the wrong way"],
+  close: ["End of shift", "Table maintenance", "Game server fault"],
 };
 
 function askReason(kind, then) {
@@ -619,6 +637,12 @@ function pitMenu() {
     } else {
       menu.append(button("CONFIRM NUMBER", "n", () => askReason("wheel", (why) => pickNumber("WINNING NUMBER", (number) => pitAction("wheel-result", { number, why })))));
       menu.append(button("RE-SPIN", "r", () => askReason("respin", (why) => pitAction("respin", { why }))));
+    }
+    // No "close now": a round in play is never voided by the table's state.
+    if (!live.opening || live.opening.state === "open") {
+      menu.append(button("CLOSE AFTER THIS ROUND", "t", () => askReason("close", (why) => pitAction("close", { why }))));
+    } else {
+      menu.append(button("OPEN TABLE", "t", () => pitAction("open", {})));
     }
     menu.append(button("LOCK", "l", async () => {
       await request("POST", "/auth/logout", undefined, pit.token);

@@ -67,6 +67,9 @@ def test_a_second_station_is_refused_and_the_first_keeps_every_card(
         config = tmp_path / "station.toml"
         config.write_text(
             f'studio = "test"\nstation = "st"\njournal = "{journal}"\n'
+            # Its dealer's hand stops before the station does: the stop must not
+            # wait for a round nobody deals.
+            "drain_seconds = 0\n"
             f'[mqtt]\nhost = "127.0.0.1"\nport = {broker.port}\n'
             "[http]\nport = 0\n"
             f'[[tables]]\nid = "bac"\ngame = "baccarat"\nshoe = {{ port = "{sim.port}" }}\n'

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from playwright.sync_api import Page, Request, expect
-from support.browser_pages import WHEEL_VIDEO, console, shot
+from support.browser_pages import WHEEL_VIDEO, console, shot, sign_in_pit_boss
 from support.station_rig import Rig
 
 from drivers.shoe.simulator import FramedShoeSimulator
@@ -31,15 +31,6 @@ def posts_to(page: Page, path: str) -> list[str]:
 
     page.on("request", seen)
     return sent
-
-
-def sign_in_pit_boss(page: Page) -> None:
-    page.keyboard.press("p")
-    page.get_by_role("button", name="EVA NOVAK").click()
-    for digit in "4711":
-        page.keyboard.press(digit)
-    page.keyboard.press("Enter")
-    expect(page.locator("#modal h2")).to_have_text("PIT BOSS: Eva Novak")
 
 
 def view(rig: Rig, table: str) -> dict[str, object]:

@@ -25,11 +25,16 @@ from dealer_station.config import TableConfig
 from dealer_station.contracts.schemas import json_schemas
 from dealer_station.contracts.vocabulary import EventType
 from dealer_station.journal import Journal
-from dealer_station.payloads import ROUND_STATE, STATS, Topics, device_topic
+from dealer_station.payloads import ROUND_STATE, STATE, STATS, Topics, device_topic
 from dealer_station.table_inputs import Alarm, Command, DeviceChange
 
 SCHEMAS = json_schemas()
-TOPIC_SCHEMA = {ROUND_STATE: "RoundState", STATS: "Stats", "result": "RoundEvent"}
+TOPIC_SCHEMA = {
+    ROUND_STATE: "RoundState",
+    STATE: "TableOpening",
+    STATS: "Stats",
+    "result": "RoundEvent",
+}
 
 
 def validator(name: str) -> jsonschema_rs.Validator:
@@ -63,7 +68,9 @@ def play(
         handle(Command("api", auto.next_event(actor.state)))
         settled += sum(m.payload.count('"type":"round_settled"') for m in actor.latest.messages)
     # What self-driving players never do: a dealer signs on, a bet is taken
-    # back, a card goes unread and the held round is voided, a burn, a count-out.
+    # back, a card goes unread and the held round is voided, a burn, a count-out,
+    # a pit boss closes the table after a round (voided), which opens no round
+    # then until it is opened.
     spot = {"blackjack": "main", "baccarat": "player", "roulette": "red"}[game]
     bet: dict[str, object] = {"type": "bet", "player": "ann", "spot": spot, "amount": "10"}
     if game == "blackjack":
@@ -81,6 +88,11 @@ def play(
         {"type": "count_out"},
         {"type": "card", "card": "3C"},
         {"type": "shuffle"},
+        {"type": "round_open"},
+        {"type": "table_close", "pit_boss": "Eva", "reason": "end of shift"},
+        {"type": "void", "reason": "a test"},
+        {"type": "round_open"},
+        {"type": "table_open", "pit_boss": "Eva"},
     ):
         handle(Command("console", event))
     # Refusals, a device coming and going, an alarm: the station's own events.
@@ -118,11 +130,11 @@ def test_what_a_table_publishes_matches_its_schema(
     # The play reached what it is meant to check.
     dealt = "winning_number" if game == "roulette" else "card_dealt"
     assert {"round_settled", "rejected", "alarm", "device", dealt, "dealer_changed"} <= set(kinds)
-    assert {"bet_cancelled", "round_void"} <= set(kinds)
+    assert {"bet_cancelled", "round_void", "table_state"} <= set(kinds)
     if game != "roulette":
         assert {"round_held", "burned", "count_out_started", "counted", "shuffle"} <= set(kinds)
     assert set(kinds) <= set(EventType)
-    assert {t for t, _ in retained} >= {ROUND_STATE, device_topic("shoe")}
+    assert {t for t, _ in retained} >= {ROUND_STATE, STATE, device_topic("shoe")}
 
 
 def test_a_data_key_the_contract_does_not_know_is_refused() -> None:

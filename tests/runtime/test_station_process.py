@@ -18,6 +18,7 @@ from pathlib import Path
 
 import httpx
 from support.broker import Broker, free_port
+from support.station_process import ONE_TABLE, Manager, station_process, station_toml
 
 from dealer_station.actor import TableActor
 from dealer_station.autoplay import Autoplay
@@ -27,20 +28,6 @@ from dealer_station.games.events import WheelResult
 from dealer_station.journal import Journal
 from dealer_station.payloads import Topics
 from dealer_station.table_inputs import Command
-
-ONE_TABLE = '[[tables]]\nid = "r1"\ngame = "roulette"\n'
-
-
-def station_toml(
-    tmp_path: Path, broker: Broker, *, top: str = "", http_port: int = 0, rest: str = ONE_TABLE
-) -> str:
-    """A station of the table r1 on ``broker``: ``top`` holds top-level keys,
-    ``rest`` the sections after ``[http]`` (its tables, at least)."""
-    return (
-        f'studio = "s"\nstation = "st"\njournal = "{tmp_path / "j.sqlite3"}"\n{top}'
-        f'[mqtt]\nhost = "127.0.0.1"\nport = {broker.port}\n'
-        f"[http]\nport = {http_port}\n{rest}"
-    )
 
 
 def test_ready_then_watchdog_pings_then_a_clean_stop(broker: Broker, tmp_path: Path) -> None:
@@ -84,6 +71,7 @@ def test_schema_lists_every_payload() -> None:
         "Availability",
         "RoundEvent",
         "RoundState",
+        "TableOpening",
         "Stats",
         "JournalDigest",
         "Integrity",
@@ -99,35 +87,6 @@ def test_schema_lists_every_payload() -> None:
 
 
 # --- a long start, and a reload (issue 19) --------------------------------------------
-
-
-class Manager:
-    """The NOTIFY_SOCKET end systemd holds: every datagram, in order."""
-
-    def __init__(self, path: Path) -> None:
-        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
-        self.sock.bind(str(path))
-        self.sock.settimeout(60)
-        self.messages: list[str] = []
-
-    def until(self, line: str) -> list[str]:
-        """Every datagram up to and including the next holding ``line``."""
-        got: list[str] = []
-        while line not in got[-1:] and not (got and line in got[-1].splitlines()):
-            got.append(self.sock.recv(4096).decode())
-        self.messages += got
-        return got
-
-
-def _station(
-    tmp_path: Path, config: Path, manager: Path, **env: str
-) -> subprocess.Popen[bytes]:
-    stderr = (tmp_path / "stderr.log").open("wb")
-    return subprocess.Popen(
-        [sys.executable, "-m", "dealer_station", "run", "--config", str(config)],
-        env={**os.environ, "NOTIFY_SOCKET": str(manager), **env},
-        stderr=stderr,
-    )
 
 
 def _stop(process: subprocess.Popen[bytes]) -> None:
@@ -166,7 +125,7 @@ def test_a_long_replay_extends_the_start_timeout_until_ready(
     config = tmp_path / "station.toml"
     config.write_text(station_toml(tmp_path, broker, top="start_report_seconds = 0.01\n"))
     manager = Manager(tmp_path / "notify")
-    process = _station(tmp_path, config, tmp_path / "notify")
+    process = station_process(tmp_path, config, tmp_path / "notify")
     try:
         before_ready = manager.until("READY=1")
         with closing(Journal(journal, read_only=True)) as reader:
@@ -222,7 +181,7 @@ def test_sighup_takes_a_new_pit_boss_without_a_restart(broker: Broker, tmp_path:
     config = tmp_path / "station.toml"
     config.write_text(_auth_config(tmp_path, broker, port, ("Jan", "1111"), ONE_TABLE))
     manager = Manager(tmp_path / "notify")
-    process = _station(tmp_path, config, tmp_path / "notify")
+    process = station_process(tmp_path, config, tmp_path / "notify")
     try:
         manager.until("READY=1")
         assert _pin_login(port, "Jan", "1111") == 200
@@ -252,7 +211,7 @@ def test_a_reload_that_changes_the_tables_is_refused_and_the_old_config_kept(
     log_file = tmp_path / "stderr.log"
     log_file.touch()
     stream = os.stat(log_file)
-    process = _station(
+    process = station_process(
         tmp_path, config, tmp_path / "notify", JOURNAL_STREAM=f"{stream.st_dev}:{stream.st_ino}"
     )
     try:

@@ -1,6 +1,6 @@
 """What the browser tests share beside their fixtures (tests/browser/conftest.py):
 the recorded spin a camera table plays, the long timers, the console opened as a
-croupier, screenshots for a person to look at."""
+croupier, a pit boss signed in there, screenshots for a person to look at."""
 
 from __future__ import annotations
 
@@ -27,3 +27,13 @@ def console(page: Page, rig: Rig, table: str) -> None:
     """The table's console, opened with the croupier's token, once it is live."""
     page.goto(f"{rig.url}/console/{table}#token={TOKENS['croupier']}")
     expect(page.locator("#dev-feed")).to_have_text("LIVE")
+
+
+def sign_in_pit_boss(page: Page) -> None:
+    """Eva Novak's PIN session at the console open on ``page``: her menu shows."""
+    page.keyboard.press("p")
+    page.get_by_role("button", name="EVA NOVAK").click()
+    for digit in "4711":
+        page.keyboard.press(digit)
+    page.keyboard.press("Enter")
+    expect(page.locator("#modal h2")).to_have_text("PIT BOSS: Eva Novak")
