@@ -21,7 +21,14 @@ from support.station import StationThread, config_for
 
 from dealer_station import shoe_bridge, table_writes
 from dealer_station.journal import Record
-from dealer_station.payloads import Availability, Integrity, RoundEvent, RoundState, Stats
+from dealer_station.payloads import (
+    Availability,
+    Integrity,
+    RoundEvent,
+    RoundState,
+    Stats,
+    TableOpening,
+)
 from dealer_station.table_inputs import Command, Outcome
 from dealer_station.table_writes import WritingTable
 from drivers.shoe.simulator import FramedShoeSimulator
@@ -107,6 +114,7 @@ def test_baccarat_round_from_the_shoe_to_a_subscriber(
         "status": Availability,
         "device/shoe": Availability,
         "integrity": Integrity,
+        "state": TableOpening,
     }
     for message in sub.messages:
         topic = message.topic.removeprefix("dealer-station/test/bac/")
