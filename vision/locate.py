@@ -134,7 +134,7 @@ class BallLocator:
                     for f in frets
                     if -_FRET_SLACK_IN
                     <= side * (edge - f.theta) + f.half
-                    <= _FRET_SLACK_OUT + 2 * f.half
+                    <= _FRET_SLACK_OUT + 2 * f.half + _tail(f, smear)
                 ),
                 None,
             )
@@ -283,6 +283,12 @@ def _disc(left: float, right: float, r_ang: float, blur: float) -> bool:
     """Edges as far apart as a ball's disc, smeared by at most `blur` (a number or a
     glint merged with the ball makes it wider)."""
     return _WIDTH[0] * r_ang <= (right - left) / 2 <= _WIDTH[1] * r_ang + blur / 2
+
+
+def _tail(fret: _Fret, smear: float) -> float:
+    """How far a fret smeared by up to `smear` runs on beyond its measured half-width:
+    its smear's soft end, half of it (the smear is at most the fret's measured width)."""
+    return min(smear, 2 * fret.half) / 2
 
 
 def _between(left: _Fret, right: _Fret, r_ang: float, blur: float) -> float | None:
