@@ -86,7 +86,27 @@ class BallLocator:
         first = self._height(grey, [])
         if first is None:
             return None
-        frets = self._frets(grey, first[0], first[1], theta, zero)
+        # A long shutter smears the frets with the rotor, wider than a fret can be; the
+        # ball is looked for against the frets seen as they are first, and against the
+        # smeared ones only where that found no clean ball: readings that needed no
+        # smeared fret stay what they were.
+        fix = self._fix(grey, first, theta, rho, zero, blur, 0.0)
+        if fix is None and blur > 0:
+            fix = self._fix(grey, first, theta, rho, zero, blur, blur)
+        return fix
+
+    def _fix(
+        self,
+        grey: FloatArray,
+        first: tuple[float, float, int, float],
+        theta: float,
+        rho: float,
+        zero: float,
+        blur: float,
+        smear: float,
+    ) -> BallFix | None:
+        """The ball in its patch, with frets up to `smear` wider than a fret can be."""
+        frets = self._frets(grey, first[0], first[1], theta, zero, smear)
         height = self._height(grey, frets)
         if height is None:
             return None
@@ -114,7 +134,7 @@ class BallLocator:
                     for f in frets
                     if -_FRET_SLACK_IN
                     <= side * (edge - f.theta) + f.half
-                    <= _FRET_SLACK_OUT + 2 * f.half
+                    <= _FRET_SLACK_OUT + 2 * f.half + _tail(f, smear)
                 ),
                 None,
             )
@@ -125,10 +145,13 @@ class BallLocator:
             ends.append(self._edge(profile, end, side, r_cols) if across else None)
         left, right = (None if w is not None else e for e, w in zip(ends, walls, strict=True))
         if walls[0] is not None and walls[1] is not None:
-            # A ball as wide as its pocket fills it from fret to fret.
-            centre = (walls[0].theta + walls[1].theta) / 2
+            # A ball as wide as its pocket (or smeared as wide) fills it from fret to fret.
             if abs(walls[1].theta - walls[0].theta - _POCKET) > _BOUNDARY_SLACK:
                 return None
+            between = _between(walls[0], walls[1], r_ang, blur)
+            if between is None:
+                return None
+            centre = between
         elif left is not None and right is not None:
             centre = (left + right) / 2
             # Something else merged with the ball (a number, a glint): not a clean disc.
@@ -220,9 +243,16 @@ class BallLocator:
         return max((f for f in found if f[1] <= _TALLEST * usual), key=lambda f: f[1])
 
     def _frets(
-        self, grey: FloatArray, row: float, half_height: float, theta: float, zero: float
+        self,
+        grey: FloatArray,
+        row: float,
+        half_height: float,
+        theta: float,
+        zero: float,
+        smear: float,
     ) -> list[_Fret]:
-        """Frets in the bands just beyond the ball's top and bottom, at pocket boundaries."""
+        """Frets in the bands just beyond the ball's top and bottom, at pocket boundaries,
+        up to `smear` wider than a fret can be (smeared along the angle with the rotor)."""
         rows = grey.shape[0]
         k = half_height / _RHO_STEP
         frets: list[_Fret] = []
@@ -237,7 +267,7 @@ class BallLocator:
             bright = band >= base + max(_FRET_CONTRAST, 0.5 * (float(band.max()) - base))
             for start, stop in _true_runs(bright):
                 width = (stop - start) * _STEP
-                if width > _FRET_WIDTH:
+                if width > _FRET_WIDTH + smear:
                     continue
                 w = band[start:stop] - base
                 centre = float((self.offsets[start:stop] * w).sum() / w.sum())
@@ -253,6 +283,40 @@ def _disc(left: float, right: float, r_ang: float, blur: float) -> bool:
     """Edges as far apart as a ball's disc, smeared by at most `blur` (a number or a
     glint merged with the ball makes it wider)."""
     return _WIDTH[0] * r_ang <= (right - left) / 2 <= _WIDTH[1] * r_ang + blur / 2
+
+
+def _tail(fret: _Fret, smear: float) -> float:
+    """How far a fret smeared by up to `smear` runs on beyond its measured half-width:
+    its smear's soft end, half of it (the smear is at most the fret's measured width)."""
+    return min(smear, 2 * fret.half) / 2
+
+
+def _between(left: _Fret, right: _Fret, r_ang: float, blur: float) -> float | None:
+    """The centre of a ball whose edges both run into the frets of its pocket, as near
+    either fret as they let it lie; None if it cannot reach both.
+
+    Smeared by a long shutter (by `s`), ball and frets are each `s` wider than they
+    are and their edges soft over `s`. A ball's edge runs into a fret's at most when
+    its centre is `r + half + s/2` from the fret's (`half` the fret's measured
+    half-width, at least `s/2`; `s` at most `blur`) and a gap a soft lens bridges
+    (`_FRET_SLACK_OUT`); the ball taken `_WIDTH[1]` times as wide as its height says
+    (a profile model of box-shaped ball and fret, smeared and blurred by a lens of up
+    to 0.5 deg, merges them at most 0.6 deg short of that reach). Reaching both frets,
+    the ball lies between them, but anywhere in a range: the end of that range nearer
+    a fret is taken, and the fret itself if the range reaches it, so that a ball which
+    may lie by the fret is judged as if it did, never read in the middle of the pocket.
+    """
+
+    def reach(fret: _Fret) -> float:
+        return _WIDTH[1] * r_ang + fret.half + min(blur, 2 * fret.half) / 2 + _FRET_SLACK_OUT
+
+    pocket = right.theta - left.theta
+    nearest, furthest = pocket - reach(right), reach(left)  # from the left fret
+    if nearest > furthest:
+        return None
+    if nearest <= pocket - furthest:
+        return left.theta + max(0.0, nearest)
+    return left.theta + min(pocket, furthest)
 
 
 def _one_edge(
