@@ -275,6 +275,12 @@ def demo_config(
     )
 
 
+def demo_shoe(decks: int, seed: int) -> FramedShoeSimulator:
+    """A simulated shoe that deals for as long as the demo runs: it keeps no
+    record of what it sent (a test's ground truth, here only growing memory)."""
+    return FramedShoeSimulator(decks=decks, seed=seed, record=False)
+
+
 async def deal_when_green(simulator: FramedShoeSimulator, decks: int) -> None:
     """The croupier's hand: a card whenever the shoe's light is green."""
     while True:
@@ -303,7 +309,7 @@ async def run_demo(
             stack.callback(shutil.rmtree, workdir, ignore_errors=True)
         wheel = RenderedWheel(stack.enter_context(wheel_clip()), seed)
         simulators = {
-            tid: stack.enter_context(FramedShoeSimulator(decks=n, seed=seed + i))
+            tid: stack.enter_context(demo_shoe(n, seed + i))
             for i, (tid, n) in enumerate(decks.items())
         }
         async with demo_broker(workdir, free_port(), broker_choice) as broker:

@@ -11,6 +11,7 @@ wheel where it found it in the clip, and raises no "wheel moved". Rendering a
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -24,6 +25,8 @@ CLIP_SEED = 190
 CLIP_SIZE = (320, 240)
 CLIP_FPS = 25.0
 CLEAN = {"noise_sigma": 0.0, "jpeg_quality": 0, "flicker": 0.0}
+# The renderer's truths kept: the last spins' (a demo spins for days).
+TRUTHS_KEPT = 20
 
 
 class RenderedWheel(RecordedWheel):
@@ -33,8 +36,8 @@ class RenderedWheel(RecordedWheel):
         self.plays = 0
         look = make_spin(CLIP_SEED, Scenario.VALID, resolution=CLIP_SIZE, fps=CLIP_FPS).look
         self._look = {**look.as_dict(), **CLEAN}
-        # The renderer's truth of each spin rendered, to compare with what the camera read.
-        self.truths: list[SpinTruth] = []
+        # The renderer's truth of the spins rendered last, to compare with what the camera read.
+        self.truths: deque[SpinTruth] = deque(maxlen=TRUTHS_KEPT)
 
     def play(self) -> Iterator[TimedFrame]:
         self.plays += 1
