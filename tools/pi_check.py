@@ -67,6 +67,7 @@ HOST_PACKAGES = {
     "unshare": "util-linux",
 }
 BINFMT = Path("/proc/sys/fs/binfmt_misc")
+CA_BUNDLE = "/etc/ssl/certs/ca-certificates.crt"  # Debian's, on both sides
 
 
 class CheckFailed(Exception):
@@ -327,6 +328,7 @@ class Place:
             "HOME=/root",
             "LANG=C.UTF-8",
             "TZ=UTC",
+            f"PIP_CERT={CA_BUNDLE}",
         ]
         inside = [*env, "sh", "-c", 'cd "$0" && exec "$@"', self.src, *args]
         if self.root is None:
@@ -541,7 +543,10 @@ def run_whole() -> int:
     if interpreter:  # a handler not fixed at registration is looked up inside the root
         (root / interpreter.lstrip("/")).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(interpreter, root / interpreter.lstrip("/"))
-    shutil.copyfile("/etc/resolv.conf", root / "etc/resolv.conf")  # pip reaches the index
+    # pip in the root reaches the index as this machine does: its name servers, and
+    # the certificate authorities it trusts (a network whose proxy signs with its own).
+    shutil.copyfile("/etc/resolv.conf", root / "etc/resolv.conf")
+    shutil.copyfile(CA_BUNDLE, root / CA_BUNDLE.lstrip("/"))
     logs = CACHE / "pi-check-logs"
     shutil.rmtree(logs, ignore_errors=True)
     logs.mkdir(parents=True)
