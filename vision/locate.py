@@ -145,13 +145,17 @@ class BallLocator:
             ends.append(self._edge(profile, end, side, r_cols) if across else None)
         left, right = (None if w is not None else e for e, w in zip(ends, walls, strict=True))
         if walls[0] is not None and walls[1] is not None:
-            # A ball as wide as its pocket (or smeared as wide) fills it from fret to fret.
             if abs(walls[1].theta - walls[0].theta - _POCKET) > _BOUNDARY_SLACK:
                 return None
-            between = _between(walls[0], walls[1], r_ang, blur)
-            if between is None:
-                return None
-            centre = between
+            if not smear:
+                # A ball as wide as its pocket fills it from fret to fret.
+                centre = (walls[0].theta + walls[1].theta) / 2
+            else:
+                # Smeared as wide, it may lie anywhere the smear lets it reach both.
+                between = _between(walls[0], walls[1], r_ang, blur)
+                if between is None:
+                    return None
+                centre = between
         elif left is not None and right is not None:
             centre = (left + right) / 2
             # Something else merged with the ball (a number, a glint): not a clean disc.

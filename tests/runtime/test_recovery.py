@@ -3,6 +3,7 @@ it was, and an unfinished round is resumed or voided as the config says."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from support.baccarat_actor import baccarat_actor, send_accepted
@@ -40,7 +41,11 @@ def test_resume_continues_the_round_where_it_was(tmp_path: Path) -> None:
     send_accepted(after, "shoe", *({"type": "card", "card": c} for c in ("3H", "6C", "7D", "2C")))
     settled = [o.settlement for o in after.stats.settled if o.settlement["round"] == "r1"]
     assert settled[0]["winner"] == "banker"
-    assert settled[0]["payouts"][0]["returns"] == "195"
+    # The payouts are in what went out (the statistics keep none): a banker win pays
+    # 0.95 to 1 (docs/rules.md), so the stake of 100 returns 195.
+    result = json.loads(after.last_result or "{}")
+    assert result["data"]["round"] == "r1"
+    assert result["data"]["payouts"][0]["returns"] == "195"
 
 
 def test_void_returns_every_stake_and_says_why(tmp_path: Path) -> None:
