@@ -51,10 +51,11 @@ from multiprocessing.connection import Connection
 from pathlib import Path
 
 import paho.mqtt.client as mqtt
-from paho.mqtt.enums import CallbackAPIVersion
+from paho.mqtt.enums import CallbackAPIVersion, MQTTErrorCode
 
 from dealer_station.actor import TableActor
 from dealer_station.config import parse_config
+from dealer_station.input_identity import CardIdentity
 from dealer_station.journal import Answer, OutMessage, Record
 from dealer_station.latency_histogram import LatencyHistogram
 from dealer_station.shoe_bridge import ShoeBridge
@@ -133,8 +134,9 @@ def shoe_and_studio(conn: Connection, link: str, broker_port: int, cards: int) -
     shuffled = threading.Event()
 
     def on_message(client: mqtt.Client, userdata: object, message: mqtt.MQTTMessage) -> None:
-        received.append((time.perf_counter(), message.payload))
-        if _answers_a_card(message.payload):
+        payload = bytes(message.payload)
+        received.append((time.perf_counter(), payload))
+        if _answers_a_card(payload):
             arrived.set()
         elif b'"type":"shuffle"' in message.payload or b'"type":"new_shoe"' in message.payload:
             shuffled.set()  # the croupier shuffled: a fresh physical shoe goes in
@@ -185,7 +187,7 @@ class StageProbe:
 
         def timed_input(
             bridge: ShoeBridge, event: ShoeEvent
-        ) -> tuple[Command | DeviceChange | Alarm | None, str | None]:
+        ) -> tuple[Command | DeviceChange | Alarm | None, CardIdentity | None]:
             if isinstance(event, CardDrawn):
                 self.inputs.append(time.perf_counter())
             return to_input(bridge, event)
@@ -214,8 +216,8 @@ class StageProbe:
 
         station.journal.append = timed_append  # type: ignore[method-assign]
 
-    def watch_writes(self, loop_write: Callable[[], int]) -> Callable[[], int]:
-        def timed_write() -> int:
+    def watch_writes(self, loop_write: Callable[[], MQTTErrorCode]) -> Callable[[], MQTTErrorCode]:
+        def timed_write() -> MQTTErrorCode:
             done = loop_write()
             self.writes.append(time.perf_counter())
             return done

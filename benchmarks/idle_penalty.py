@@ -24,7 +24,7 @@ from dealer_station.actor import TableActor
 from dealer_station.autoplay import Autoplay
 from dealer_station.config import TableConfig
 from dealer_station.games.events import DealCard
-from dealer_station.journal import Journal, OutMessage, Record
+from dealer_station.journal import Answer, Journal, OutMessage, Record
 from dealer_station.payloads import Topics
 from dealer_station.table_inputs import Command
 
@@ -40,10 +40,12 @@ def card_costs(inputs: int, pause: float, spin: bool) -> list[float]:
     in_journal = 0.0
     append = journal.append
 
-    def timed_append(record: Record, messages: list[OutMessage]) -> int:
+    def timed_append(
+        record: Record, messages: list[OutMessage], answer: Answer | None = None
+    ) -> int:
         nonlocal in_journal
         started = time.perf_counter()
-        seq = append(record, messages)
+        seq = append(record, messages, answer)
         in_journal = time.perf_counter() - started
         return seq
 

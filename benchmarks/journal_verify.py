@@ -100,7 +100,7 @@ def time_appends(directory: Path, appends: int, rounds: int = 5) -> tuple[float,
     totals = {"hash": 0.0, "none": 0.0}
     for r in range(rounds):
         for name in ("hash", "none") if r % 2 == 0 else ("none", "hash"):
-            journal_chain.link = real_link if name == "hash" else no_hash  # type: ignore[assignment]
+            journal_chain.link = real_link if name == "hash" else no_hash
             path = directory / f"append-{name}-{r}.sqlite3"
             journal = Journal(path)
             started = time.perf_counter()
@@ -108,7 +108,7 @@ def time_appends(directory: Path, appends: int, rounds: int = 5) -> tuple[float,
                 journal.append(*_record(i))
             totals[name] += time.perf_counter() - started
             journal.close()
-    journal_chain.link = real_link  # type: ignore[assignment]
+    journal_chain.link = real_link
     per = rounds * appends
     return totals["hash"] / per * 1e6, totals["none"] / per * 1e6
 

@@ -39,12 +39,13 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 HOUSE = (
     'game = "blackjack"\nextends = "live-blackjack"\ntitle = "House (bench)"\n'
     'dealer_hits_soft_17 = true\ndefault_decision = "basic_strategy"\n'
 )
-ROUND = [
+ROUND: list[tuple[str, dict[str, Any]]] = [
     ("api", {"type": "round_open", "round": "r1"}),
     ("api", {"type": "bet", "player": "ann", "spot": "main", "box": 1, "amount": "10"}),
     ("api", {"type": "bets_closed"}),

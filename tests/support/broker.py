@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import paho.mqtt.client as mqtt
-from paho.mqtt.enums import CallbackAPIVersion
+from paho.mqtt.enums import CallbackAPIVersion, MQTTProtocolVersion
 
 MOSQUITTO = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
 
@@ -116,7 +116,7 @@ class Subscriber:
 
     port: int
     topic: str = "#"
-    protocol: mqtt.MQTTProtocolVersion = mqtt.MQTTv311
+    protocol: MQTTProtocolVersion = mqtt.MQTTv311
     client_id: str = ""
     clean_session: bool = True
     messages: list[Received] = field(default_factory=list)
@@ -133,7 +133,8 @@ class Subscriber:
         self.client.on_connect = lambda c, u, f, rc, p: c.subscribe(self.topic, qos=1)
         # Back quickly after a broker restart: before the station, whose first
         # retry comes after a second.
-        self.client.reconnect_delay_set(min_delay=0.05, max_delay=0.2)
+        # (paho's annotations say int; its back-off is computed in float seconds.)
+        self.client.reconnect_delay_set(min_delay=0.05, max_delay=0.2)  # type: ignore[arg-type]
         self.client.connect("127.0.0.1", self.port)
         self.client.loop_start()
 
@@ -142,7 +143,7 @@ class Subscriber:
             self.messages.append(
                 Received(
                     message.topic,
-                    message.payload,
+                    bytes(message.payload),
                     message.retain,
                     time.perf_counter(),
                     getattr(message, "properties", None),
