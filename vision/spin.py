@@ -325,10 +325,6 @@ class SpinTracker:
             ball = self._follow_on_rotor(seen, rotor, t)
         self.ball = ball
         if ball is None:
-            if self.phase is Phase.LAUNCHED and seen.track is not None:
-                relaunch = self._relaunch(frame, t, seen.track, rotor, before)
-                if relaunch:
-                    return relaunch
             if t - self._last_seen >= self.p.lost_seconds:
                 if self.phase in (Phase.LAUNCHED, Phase.ON_TRACK) and self._leaving:
                     return self.void(
@@ -393,20 +389,6 @@ class SpinTracker:
         c.clear()
         self.phase = Phase.IDLE
         return self._to(Phase.LAUNCHED, frame, t)
-
-    def _relaunch(
-        self, frame: int, t: float, sighting: BallSighting, rotor: RotorState, before: float
-    ) -> list[Observation]:
-        """What launched may have been the croupier's hand: three sightings that its
-        course does not explain, going round as a launched ball does, are the launch."""
-        self.spin -= 1
-        self.phase = Phase.IDLE
-        out = self._wait_for_launch(frame, t, sighting, rotor, before)
-        if self.phase is Phase.LAUNCHED:
-            return [PhaseChange(self.spin, Phase.IDLE, frame, t), *out]
-        self.spin += 1
-        self.phase = Phase.LAUNCHED
-        return []
 
     def _unlaunch(self, frame: int, t: float) -> list[Observation]:
         """What launched was no ball; the next launch keeps the spin's number."""
@@ -505,10 +487,9 @@ class SpinTracker:
                 return False
             speeds.append(moved / (tb - ta))
         rhos = [b.rho for _, b in run]
-        return (
-            max(rhos) - min(rhos) <= _LAUNCH_RHO_SPREAD
-            and max(speeds, default=0.0) <= _LAUNCH_SPEED_RATIO * min(speeds, default=0.0)
-        )
+        return max(rhos) - min(rhos) <= _LAUNCH_RHO_SPREAD and max(
+            speeds, default=0.0
+        ) <= _LAUNCH_SPEED_RATIO * min(speeds, default=0.0)
 
     def _bridge(self, run: list[tuple[float, BallSighting]]) -> bool:
         """Join the ball's course to a run of sightings after a gap, if it can be.
