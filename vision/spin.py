@@ -56,6 +56,16 @@ _HAND_SECONDS = 0.6  # how long before the launch the hand is looked for
 _STILL_ROTOR = _POCKET / 2  # a rotor that went less far than this in a spin was not seen turning
 _MIN_DECEL = 0.02  # rev/s^2: a ball slowing down less than this gives no expected drop
 _DECEL_SPAN = 0.5  # seconds of track a deceleration is fitted on, at least
+# The ball on the track only slows down (friction), and not faster than this: a track
+# sighting that would make it speed up or brake harder is something else (a glint, the
+# bright bowl a hand uncovered), and must neither move it nor slow it down.
+_MAX_DECEL = 2 * math.pi * 3.0  # rad/s^2 (3 rev/s^2: more than any throw slows down)
+_SPEED_SLACK = 0.15  # the speed estimate's error, relative
+_ANGLE_SLACK = math.radians(4.0)  # a sighting's angle error, at most
+# A sighting after a gap whose window of possible places is wider than this is held
+# until the next one confirms it: a ghost in the window would otherwise move the ball.
+_DIRECT_WINDOW = math.pi / 2
+_PAIR_SECONDS = 0.25  # a held sighting is confirmed only by one this soon after it
 
 
 def _direction(sign: int) -> str | None:
@@ -155,6 +165,9 @@ class SpinTracker:
         self._revolutions = 0.0
         self._ball_dir = 0
         self._release_pocket: int | None = None  # the number under the ball at its release
+        # Track sightings the ball's course did not explain, kept until three of them
+        # go round as the ball does (then the ball is found again) or grow old.
+        self._held: list[tuple[float, BallSighting]] = []
 
     @property
     def revolutions(self) -> float:
@@ -301,9 +314,13 @@ class SpinTracker:
         ball: BallSighting | None
         if self.phase in (Phase.LAUNCHED, Phase.ON_TRACK):
             # On the track unless it is seen falling onto the rotor.
-            ball = next(
-                (b for b in (seen.track, *seen.rotor) if b and self._follows_track(b, t)), None
-            )
+            track = seen.track if seen.track and self._follows_track(seen.track, t) else None
+            down = next((b for b in seen.rotor if self._follows_track(b, t)), None)
+            ball = track or down
+            if track and down and self._below_track(track) and down.contrast > track.contrast:
+                # Below its track the ball is falling, and the rotor's rim glints there
+                # too: of the two, the brighter is the ball.
+                ball = down
         else:
             ball = self._follow_on_rotor(seen, rotor, t)
         self.ball = ball
@@ -409,9 +426,10 @@ class SpinTracker:
             usual = self._usual_track_rho()
             if usual is not None and ball.rho > usual + _LEAVING_RHO:
                 # Flying off the wheel it goes outwards more than round: it can lag its
-                # prediction by up to a whole step.
-                return miss < math.radians(30) + step
-            return miss < math.radians(30) + 0.3 * step
+                # prediction by up to a whole step. A ball just seen coming down onto
+                # the rotor is not flying off from the track.
+                return not self._drop_votes and miss < math.radians(30) + step
+            return self._goes_on(ball, t)
         # A ball drops only once it has lost much of its launch speed, and straight from
         # where it was just seen (a ball lost for a while could be anywhere); one last seen
         # flying outwards past its track is leaving the wheel, whatever shows on the rotor.
@@ -422,13 +440,99 @@ class SpinTracker:
             and abs(self._speed) < 0.6 * self._peak_speed
         )
 
+    def _window(self, dt: float) -> tuple[float, float]:
+        """How far (rad, the ball's way) the ball on the track can have gone in `dt`:
+        no faster than it went, slowing down no harder than `_MAX_DECEL`. Never less
+        than half its step: a spot that stays put is not the ball going round."""
+        v = abs(self._speed)
+        slowest = max(0.0, v - _MAX_DECEL * dt) * dt * (1 - _SPEED_SLACK)
+        return slowest - min(_ANGLE_SLACK, 0.5 * v * dt), v * dt * (1 + _SPEED_SLACK) + _ANGLE_SLACK
+
+    def _goes_on(self, ball: BallSighting, t: float) -> bool:
+        """Is this track sighting the ball going on round, having only slowed down?
+
+        Right after the last sighting the window of places it can be in is narrow, and
+        a sighting in it is the ball. After a gap the window is wide (the ball may have
+        gone round unseen, once or more), and a spot in it proves nothing: the ball is
+        found again only when three sightings go round its way at one steady speed, no
+        faster than it went before (`_steady`), and the turns it made unseen are then
+        counted at least (`_bridge`).
+        """
+        dt = t - self._theta_t
+        sense = 1.0 if self._speed >= 0 else -1.0
+        lo, hi = self._window(dt)
+        if dt > 0 and hi - lo <= _DIRECT_WINDOW:
+            predicted = self._speed * dt
+            along = sense * (wrap(ball.theta - self._theta - predicted) + predicted)
+            if lo <= along <= hi:
+                self._held.clear()
+                return True
+        run = [(ht, h) for ht, h in self._held if t - ht <= _PAIR_SECONDS] + [(t, ball)]
+        while len(run) > 1 and not self._steady(run):
+            del run[0]
+        self._held = run[-(_LAUNCH_SIGHTINGS - 1) :]
+        if len(run) < _LAUNCH_SIGHTINGS or not self._bridge(run):
+            return False
+        self._held.clear()
+        return True
+
+    def _steady(self, run: list[tuple[float, BallSighting]]) -> bool:
+        """Sightings that go round the ball's way at one speed, no faster than it went,
+        along one track."""
+        sense = 1.0 if self._speed >= 0 else -1.0
+        speeds = []
+        for (ta, a), (tb, b) in itertools.pairwise(run):
+            moved = sense * wrap(b.theta - a.theta)
+            if tb <= ta or moved <= 0 or moved > self._window(tb - ta)[1]:
+                return False
+            speeds.append(moved / (tb - ta))
+        rhos = [b.rho for _, b in run]
+        return max(rhos) - min(rhos) <= _LAUNCH_RHO_SPREAD and max(
+            speeds, default=0.0
+        ) <= _LAUNCH_SPEED_RATIO * min(speeds, default=0.0)
+
+    def _bridge(self, run: list[tuple[float, BallSighting]]) -> bool:
+        """Join the ball's course to a run of sightings after a gap, if it can be.
+
+        The ball only slows down: in the gap it went at least as fast as the run shows
+        it going now, so it went round at least that speed times the gap. Of the turns
+        the angles allow, the fewest at least that far are counted, never more (a gap
+        short enough for the speeds before and after to leave one count gets that one).
+        More than it can have gone at its speed before the gap: not the ball.
+        """
+        sense = 1.0 if self._speed >= 0 else -1.0
+        (t0, first), (t2, _) = run[0], run[-1]
+        span = sense * sum(wrap(b.theta - a.theta) for (_, a), (_, b) in itertools.pairwise(run))
+        now = max(0.0, span - _ANGLE_SLACK) / (t2 - t0)  # rad/s, at least
+        gap = t0 - self._theta_t
+        if gap <= 0:
+            return False
+        seen = (sense * (first.theta - self._theta)) % (2 * math.pi)
+        least = min(now, abs(self._speed)) * gap
+        turns = max(0, math.ceil((least - seen) / (2 * math.pi)))
+        went = seen + 2 * math.pi * turns
+        if went > self._window(gap)[1]:
+            return False
+        self._move(sense * went, t0)
+        for tb, b in run[1:-1]:
+            self._advance(b.theta, tb)
+        return True
+
+    def _below_track(self, ball: BallSighting) -> bool:
+        usual = self._usual_track_rho()
+        return usual is not None and ball.rho < usual - _LEAVING_RHO
+
     def _usual_track_rho(self) -> float | None:
         return float(np.median(self._track_rhos)) if len(self._track_rhos) >= 5 else None
 
     def _advance(self, theta: float, t: float) -> None:
         dt = max(1e-6, t - self._theta_t)
         predicted = self._speed * dt
-        step = wrap(theta - self._theta - predicted) + predicted
+        self._move(wrap(theta - self._theta - predicted) + predicted, t)
+
+    def _move(self, step: float, t: float) -> None:
+        """The ball went `step` (rad, unwrapped) on the track since it was last seen."""
+        dt = max(1e-6, t - self._theta_t)
         if dt > 0:
             self._speed = 0.5 * self._speed + 0.5 * step / dt if self._speed else step / dt
         self._theta += step

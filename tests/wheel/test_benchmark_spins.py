@@ -32,3 +32,25 @@ def test_a_long_shutter_ball_smeared_into_both_frets_of_its_pocket_is_read() -> 
     )
     assert isinstance(verdict, SpinResult)
     assert verdict.number == 10
+
+
+def test_a_ghost_on_a_chrome_bowl_does_not_stop_the_ball_on_the_track() -> None:
+    """Seed 70010 in `chrome` (640x480 here; the benchmark drew 960x540 at 50 fps, the
+    same fault): where the hand held the ball, the bright bowl it uncovered looked new
+    for a second. Taken for the ball, it halved the ball's speed frame after frame to
+    nothing, and the ball, seen all round the track, was no longer followed: 0.8 of
+    4.3 turns counted, refused `too_few_revolutions`."""
+    verdict = first_verdict(make_spin(70010, resolution=(640, 480), fps=25.0, look_name="chrome"))
+    assert isinstance(verdict, SpinResult)
+    assert verdict.number == 23
+    assert verdict.facts.ball_revolutions <= 4.32  # the truth: never more
+
+
+def test_a_rim_glint_below_the_track_does_not_hold_the_ball_up_there() -> None:
+    """Seed 70006 in `photo` (320x240 here; the benchmark drew 960x540, the same fault):
+    as the ball came down, a glint on the rotor's rim just beyond its edge was taken for
+    the ball still on the track, going back and forth, while the ball lay on the rotor:
+    no drop, the video ended during the spin (`camera_fault`)."""
+    verdict = first_verdict(make_spin(70006, resolution=(320, 240), fps=25.0, look_name="photo"))
+    assert isinstance(verdict, SpinResult)
+    assert verdict.number == 18

@@ -93,3 +93,57 @@ def test_a_hand_that_reaches_in_and_stops_gives_way_to_the_ball_launched_after_i
     out += _track(tracker, range(9, 100), 2.0)
     assert tracker.phase is Phase.ON_TRACK and tracker.spin == 1
     assert abs(tracker.revolutions - 2.0 * 90 / FPS) < 0.2
+
+
+def test_a_spot_that_stays_put_on_the_track_neither_stops_the_ball_nor_adds_turns() -> None:
+    """The bright bowl a hand uncovered looks new for a second (chrome-70010): seen
+    where the ball is not, it must not be taken for the ball, slow it down, or make
+    the ball seen again afterwards look like something else."""
+    tracker = SpinTracker(DetectorParams())
+    out = _track(tracker, range(40), 2.0)
+    ghost = BallSighting(math.radians(200.0), TRACK_RHO + 0.05, 40.0)
+    for i in range(40, 52):  # the ball unseen for half a second, the ghost in its place
+        t = i / FPS
+        out += tracker.step(i, t, _rotor(t), Sightings(ghost, ()), _no_reading)
+    out += _track(tracker, range(52, 100), 2.0)
+    truth = 2.0 * 99 / FPS
+    assert tracker.phase is Phase.ON_TRACK and not _verdicts(out)
+    # Every turn seen, the one in the gap bridged: never more than it went.
+    assert truth - 0.1 < tracker.revolutions <= truth + 0.01
+
+
+def test_turns_the_ball_made_unseen_are_counted_at_least_never_more() -> None:
+    """A ball lost for longer than a turn: its speed when seen again is the least it
+    went in the gap (it only slows down), and no more turns than that are counted."""
+    tracker = SpinTracker(DetectorParams())
+    # Slowing down from 2.6 rev/s by 1 rev/s^2; unseen from 0.6 s to 1.7 s, more than
+    # a turn and a half: at its speed before the gap it would have gone 2.2 turns.
+    decel = 1.0
+
+    def theta(t: float) -> float:
+        return -2 * math.pi * (2.6 * t - decel * t * t / 2)
+
+    out: list[Observation] = []
+    for i in [*range(16), *range(43, 53)]:
+        t = i / FPS
+        ball = BallSighting(theta(t) % (2 * math.pi), TRACK_RHO, 90.0)
+        out += tracker.step(i, t, _rotor(t), Sightings(ball, ()), _no_reading)
+    truth = abs(theta(52 / FPS)) / (2 * math.pi)
+    assert tracker.phase is Phase.ON_TRACK and not _verdicts(out)
+    assert truth - 1.05 < tracker.revolutions <= truth + 0.01
+
+
+def test_a_ball_seen_coming_down_onto_the_rotor_does_not_fly_off_the_wheel() -> None:
+    """shake-70006: the ball seen twice on the rotor as it came down, then a spot out by
+    the bowl's rim near its angle: taken for the ball leaving the wheel from its track
+    (`ball_left_wheel`) while it was bouncing on the rotor."""
+    tracker = SpinTracker(DetectorParams())
+    out = _track(tracker, range(60), 2.0) + _track(tracker, range(60, 100), 0.6)
+    theta = -2 * math.pi * 0.6 * 100 / FPS
+    for k, i in enumerate(range(100, 106)):
+        t = i / FPS
+        down = BallSighting((theta - 0.02 * k) % (2 * math.pi), 0.8, 90.0)
+        rim = BallSighting((theta - 0.05) % (2 * math.pi), 1.77, 20.0) if k >= 2 else None
+        out += tracker.step(i, t, _rotor(t), Sightings(rim, (down,)), _no_reading)
+    assert not _verdicts(out)
+    assert tracker.phase is Phase.BOUNCING
