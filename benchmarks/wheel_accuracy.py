@@ -27,11 +27,13 @@ renderer's ground truth:
 
 Rest to result is the declared frame minus the rendered rest frame, for right numbers
 (negative when the ball was still rocking in its pocket, within the rest tolerance,
-when declared): median and max. With `--dump DIR` every spin not right is written
-there as an FFV1 video with its ground truth and the detector's verdict
-(`<look>-<seed>.mkv`, `.json`), to replay with `dealer-station wheel detect` (or render
-again with `dealer-station wheel render --look`). `--summarise FILE...` summarises the
-JSON lines that runs printed with `--json` (one run cut short, or several together).
+when declared): median and max in frames, p50 and p99 in milliseconds (by frame rate
+in a second table). `correct` is right numbers and right refusals of all spins. With
+`--dump DIR` every spin not right is written there as an FFV1 video with its ground
+truth and the detector's verdict (`<look>-<seed>.mkv`, `.json`), to replay with
+`dealer-station wheel detect` (or render again with `dealer-station wheel render
+--look`). `--summarise FILE...` summarises the JSON lines that runs printed with
+`--json` (one run cut short, or several together).
 """
 
 from __future__ import annotations
@@ -139,13 +141,21 @@ def _tally(rows: list[dict[str, Any]]) -> dict[str, Any]:
             key = f"{r['truth_reason']}->{r['reason']}"
             wrong_reasons[key] = wrong_reasons.get(key, 0) + 1
     lags = [r["rest_to_result_frames"] for r in rows if "rest_to_result_frames" in r]
+    # The same waits in time: a frame is 1/fps of the spin's own rate.
+    waits = [
+        1000 * r["rest_to_result_frames"] / r["fps"] for r in rows if "rest_to_result_frames" in r
+    ]
+    correct = counts["right_number"] + counts["right_refusal"]
     return {
         "spins": len(rows),
         **counts,
+        "correct_share": round(correct / len(rows), 4) if rows else None,
         "false_refusal_reasons": dict(sorted(false_reasons.items())),
         "wrong_refusal_reasons": dict(sorted(wrong_reasons.items())),
         "rest_to_result_frames_median": float(np.median(lags)) if lags else None,
         "rest_to_result_frames_max": int(max(lags)) if lags else None,
+        "rest_to_result_ms_p50": round(float(np.percentile(waits, 50)), 1) if waits else None,
+        "rest_to_result_ms_p99": round(float(np.percentile(waits, 99)), 1) if waits else None,
     }
 
 
@@ -200,6 +210,16 @@ def table(summary: dict[str, Any]) -> str:
             f"| {t['false_refusal']}{f' ({reasons})' if reasons else ''} "
             f"| {t['right_refusal']} | {t['wrong_refusal']}{f' ({wrong})' if wrong else ''} "
             f"| {t['silent']} | {lag} |"
+        )
+    lines += [
+        "",
+        "| frame rate | spins | correct | rest to result p50 | p99 |",
+        "|---|---|---|---|---|",
+    ]
+    for fps, t in summary["by_fps"].items():
+        lines.append(
+            f"| {fps} fps | {t['spins']} | {100 * (t['correct_share'] or 0):.1f}% "
+            f"| {t['rest_to_result_ms_p50']} ms | {t['rest_to_result_ms_p99']} ms |"
         )
     return "\n".join(lines)
 
