@@ -47,6 +47,7 @@ processes of this machine.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import math
 import multiprocessing as mp
@@ -87,7 +88,9 @@ PREFIX = "dealer-station"
 TICKS_PER_S = os.sysconf("SC_CLK_TCK")
 READY_TIMEOUT_S = 180.0
 RESULT_TIMEOUT_S = 120.0
-BUSY_MACHINE = 0.95
+# A group of processes using this many cores or more is starved when its
+# threads wait, runnable, as long as they run.
+STARVED_FROM = 0.05
 
 
 # -- the brokers ------------------------------------------------------------------------------
@@ -173,6 +176,20 @@ def process_ticks(pid: int) -> int:
     return int(fields[11]) + int(fields[12])
 
 
+def runqueue_wait_ns(pid: int) -> int:
+    """How long the threads of process ``pid`` (those alive now) have waited,
+    runnable, for a CPU (/proc/PID/task/TID/schedstat), in ns."""
+    try:
+        tasks = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return 0
+    total = 0
+    for task in tasks:
+        with contextlib.suppress(OSError, IndexError, ValueError):  # a thread gone meanwhile
+            total += int(Path(f"/proc/{pid}/task/{task}/schedstat").read_text().split()[1])
+    return total
+
+
 def machine_ticks() -> tuple[int, int]:
     """(busy, total) CPU ticks of the whole machine, every core."""
     values = [int(v) for v in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:9]]
@@ -184,26 +201,40 @@ def machine_ticks() -> tuple[int, int]:
 class CpuMark:
     at: float
     ticks: dict[str, int]
+    waits: dict[str, int]
     machine: tuple[int, int]
 
     @staticmethod
     def take(groups: dict[str, list[int]]) -> CpuMark:
-        ticks = {name: sum(process_ticks(pid) for pid in pids) for name, pids in groups.items()}
-        return CpuMark(time.perf_counter(), ticks, machine_ticks())
+        return CpuMark(
+            time.perf_counter(),
+            {name: sum(process_ticks(pid) for pid in pids) for name, pids in groups.items()},
+            {name: sum(runqueue_wait_ns(pid) for pid in pids) for name, pids in groups.items()},
+            machine_ticks(),
+        )
 
 
 def cores_used(start: CpuMark, end: CpuMark) -> dict[str, float]:
-    """Each group's CPU in cores between the marks, the machine's busy cores
-    and the cores nothing of the benchmark used (``others``)."""
+    """Between the marks: each group's CPU in cores and (``<group> wait``) the
+    average number of its threads runnable but waiting for a CPU; the machine's
+    busy cores and those nothing of the benchmark used (``others``)."""
     seconds = end.at - start.at
     used = {
         name: (end.ticks[name] - start.ticks[name]) / TICKS_PER_S / seconds for name in start.ticks
     }
     busy = end.machine[0] - start.machine[0]
     total = end.machine[1] - start.machine[1]
-    used["machine"] = busy / total * (os.cpu_count() or 1) if total else 0.0
-    used["others"] = max(0.0, used["machine"] - sum(v for k, v in used.items() if k != "machine"))
-    return used
+    machine = busy / total * (os.cpu_count() or 1) if total else 0.0
+    waits = {
+        f"{name} wait": (end.waits[name] - start.waits[name]) / 1e9 / seconds
+        for name in start.waits
+    }
+    return {
+        **used,
+        **waits,
+        "machine": machine,
+        "others": max(0.0, machine - sum(used.values())),
+    }
 
 
 # -- a step -----------------------------------------------------------------------------------
@@ -216,12 +247,15 @@ class StepResult:
     stations: int
     cards_per_s: float
     events_per_s: float
+    messages_per_s: float
+    kbytes_per_s: float
     cards: int
     p50_ms: float
     p99_ms: float
     max_ms: float
     puback_p99_ms: float
     commit_p99_ms: float
+    journal_p99_ms: float
     lag_p99_ms: float
     max_backlog: int
     lost: int
@@ -234,6 +268,8 @@ class StepResult:
     broker_rss_mib: float
     load: tuple[float, float, float]
     verdict: list[str]
+    # The tables that lost round events: how many, the first and the last.
+    gaps: dict[str, str]
 
     @property
     def broken(self) -> bool:
@@ -277,11 +313,20 @@ def delivery(finals: dict[str, int], got: list[Receipt]) -> tuple[int, int, int]
     return lost, copies, disorder
 
 
+def gaps(finals: dict[str, int], got: list[Receipt]) -> dict[str, list[int]]:
+    """Each table's lost seqs, for the tables that lost some."""
+    seen = {(r.table, r.seq) for r in got}
+    missing = {
+        tid: [seq for seq in range(1, final + 1) if (tid, seq) not in seen]
+        for tid, final in finals.items()
+    }
+    return {tid: seqs for tid, seqs in missing.items() if seqs}
+
+
 def analyse(
     stations: list[dict[str, Any]],
     got: list[Receipt],
     window: tuple[float, float],
-    goal_ms: float,
 ) -> dict[str, Any]:
     """A step's figures from what the stations and the consumer measured."""
     start, end = window
@@ -300,6 +345,7 @@ def analyse(
     ]
     to_receipt = [(first[key] - committed[key]) * 1000 for key, _ in cards if key in first]
     to_puback = [(acked[key] - committed[key]) * 1000 for key, _ in cards if key in acked]
+    published = [p for s in stations for p in s["published"] if start <= p[0] < end]
     lags = [lag * 1000 for s in stations for at, lag in s["lags"] if start <= at < end]
     backlogs = [most for s in stations for at, most, _ in s["backlogs"] if start <= at < end]
     lost, copies, disorder = delivery(finals, got)
@@ -307,6 +353,8 @@ def analyse(
         "finals": finals,
         "cards_per_s": len(cards) / seconds,
         "events_per_s": sum(1 for at in committed.values() if start <= at < end) / seconds,
+        "messages_per_s": len(published) / seconds,
+        "kbytes_per_s": sum(size for _, size in published) / 1000 / seconds,
         "cards": len(cards),
         "p50_ms": statistics.median(to_receipt) if to_receipt else math.nan,
         "p99_ms": percentile(to_receipt, 99),
@@ -314,8 +362,15 @@ def analyse(
         "puback_p99_ms": percentile(to_puback, 99),
         "commit_p99_ms": percentile([c * 1000 for _, c in cards], 99),
         "lag_p99_ms": percentile(lags, 99),
+        "journal_p99_ms": percentile(
+            [took * 1000 for s in stations for at, took in s["appends"] if start <= at < end], 99
+        ),
         "max_backlog": max(backlogs, default=0),
         "lost": lost,
+        "gaps": {
+            tid: f"{len(seqs)} from {seqs[0]} to {seqs[-1]}"
+            for tid, seqs in gaps(finals, got).items()
+        },
         "copies": copies,
         "disorder": disorder,
         "refused": sum(s["refused"] for s in stations),
@@ -332,6 +387,8 @@ def verdict(figures: dict[str, Any], cpu: dict[str, float], goal_ms: float) -> l
     for name in ("lost", "copies", "disorder"):
         if figures[name]:
             broke.append(f"{name} {figures[name]}")
+    if figures["lost"] and figures["consumer_behind"]:
+        broke.append("the consumer still receiving when it stopped waiting")
     if not figures["drained"]:
         broke.append("not drained")
     signs = []
@@ -341,8 +398,9 @@ def verdict(figures: dict[str, Any], cpu: dict[str, float], goal_ms: float) -> l
         signs.append(f"backlog {figures['max_backlog']}")
     if figures["disconnects"]:
         signs.append(f"disconnects {figures['disconnects']}")
-    if cpu["machine"] >= BUSY_MACHINE * (os.cpu_count() or 1):
-        signs.append(f"cpu {cpu['machine']:.2f}")
+    for group in ("stations", "broker"):
+        if cpu[group] >= STARVED_FROM and cpu[f"{group} wait"] >= cpu[group]:
+            signs.append(f"{group} starved {cpu[f'{group} wait']:.2f}")
     return broke + [f"sign: {s}" for s in signs]
 
 
@@ -442,7 +500,10 @@ def run_step(
                 process.terminate()
                 process.join()
     got = receipts(consumed["raw"])
-    figures = analyse(stations, got, (began.at, ended.at), goal_ms)
+    figures = analyse(stations, got, (began.at, ended.at))
+    figures["consumer_behind"] = (
+        not consumed["complete"] and bool(got) and got[-1].at >= consumed["ended_at"] - 2.0
+    )
     figures["disconnects"] = sum(len(s["disconnects"]) for s in stations) + len(
         consumed["disconnects"]
     )
@@ -452,12 +513,15 @@ def run_step(
         stations=count,
         cards_per_s=figures["cards_per_s"],
         events_per_s=figures["events_per_s"],
+        messages_per_s=figures["messages_per_s"],
+        kbytes_per_s=figures["kbytes_per_s"],
         cards=figures["cards"],
         p50_ms=figures["p50_ms"],
         p99_ms=figures["p99_ms"],
         max_ms=figures["max_ms"],
         puback_p99_ms=figures["puback_p99_ms"],
         commit_p99_ms=figures["commit_p99_ms"],
+        journal_p99_ms=figures["journal_p99_ms"],
         lag_p99_ms=figures["lag_p99_ms"],
         max_backlog=figures["max_backlog"],
         lost=figures["lost"],
@@ -470,6 +534,7 @@ def run_step(
         broker_rss_mib=broker_rss,
         load=load,
         verdict=verdict(figures, cpu, goal_ms),
+        gaps=figures["gaps"],
     )
     cards = [card for s in stations for card in s["cards"]]
     return result, StationRun(finals, cards, got)
@@ -479,12 +544,13 @@ def run_step(
 
 LATENCY_HEAD = (
     f"{'broker':<9} {'tables':>6} {'st':>3} {'cards/s':>7} {'ev/s':>6} "
-    f"{'p50':>6} {'p99':>6} {'max':>6} {'ack99':>6} {'in99':>6} {'lag99':>6} "
+    f"{'p50':>6} {'p99':>6} {'max':>6} {'ack99':>6} {'in99':>6} {'db99':>6} {'lag99':>6} "
     f"{'backlog':>7} {'lost':>5} {'dup':>4} {'order':>5}  verdict"
 )
 CPU_HEAD = (
-    f"{'broker':<9} {'tables':>6} {'broker':>7} {'stations':>8} {'consumer':>8} "
-    f"{'machine':>7} {'others':>6} {'RSS MiB':>8}  load 1/5/15"
+    f"{'broker':<9} {'tables':>6} {'msgs/s':>7} {'KB/s':>6} {'broker':>7} {'wait':>5} "
+    f"{'stations':>8} {'wait':>5} {'consumer':>8} {'machine':>7} {'others':>6} "
+    f"{'RSS MiB':>8}  load 1/5/15"
 )
 
 
@@ -492,7 +558,8 @@ def latency_line(r: StepResult) -> str:
     return (
         f"{r.broker:<9} {r.tables:>6} {r.stations:>3} {r.cards_per_s:>7.1f} "
         f"{r.events_per_s:>6.0f} {r.p50_ms:>6.1f} {r.p99_ms:>6.1f} {r.max_ms:>6.0f} "
-        f"{r.puback_p99_ms:>6.1f} {r.commit_p99_ms:>6.1f} {r.lag_p99_ms:>6.1f} "
+        f"{r.puback_p99_ms:>6.1f} {r.commit_p99_ms:>6.1f} {r.journal_p99_ms:>6.1f} "
+        f"{r.lag_p99_ms:>6.1f} "
         f"{r.max_backlog:>7} {r.lost:>5} {r.copies:>4} {r.disorder:>5}  "
         + ("; ".join(r.verdict) or "ok")
     )
@@ -501,21 +568,28 @@ def latency_line(r: StepResult) -> str:
 def cpu_line(r: StepResult) -> str:
     c = r.cpu
     return (
-        f"{r.broker:<9} {r.tables:>6} {c['broker']:>7.2f} {c['stations']:>8.2f} "
-        f"{c['consumer']:>8.2f} {c['machine']:>7.2f} {c['others']:>6.2f} "
-        f"{r.broker_rss_mib:>8.0f}  {r.load[0]:.2f} {r.load[1]:.2f} {r.load[2]:.2f}"
+        f"{r.broker:<9} {r.tables:>6} {r.messages_per_s:>7.0f} {r.kbytes_per_s:>6.0f} "
+        f"{c['broker']:>7.2f} {c['broker wait']:>5.2f} {c['stations']:>8.2f} "
+        f"{c['stations wait']:>5.2f} {c['consumer']:>8.2f} {c['machine']:>7.2f} "
+        f"{c['others']:>6.2f} {r.broker_rss_mib:>8.0f}  "
+        f"{r.load[0]:.2f} {r.load[1]:.2f} {r.load[2]:.2f}"
     )
 
 
 def print_report(results: list[StepResult]) -> None:
     print(
         "\nms from a card's journal commit: to the consumer (p50, p99, max), to the "
-        "PUBACK (ack99); from the hand to the commit (in99); loop lag (lag99)"
+        "PUBACK (ack99); from the hand to the commit (in99); a journal commit (db99); "
+        "the stations' loop lag (lag99)"
     )
     print(LATENCY_HEAD)
     for r in results:
         print(latency_line(r))
-    print(f"\nCPU in cores over the measured seconds ({os.cpu_count()} on this machine)")
+    print(
+        "\nmessages and payload bytes the stations published (round events and retained "
+        "state); CPU in cores and runnable threads waiting for one (wait), over the "
+        f"measured seconds ({os.cpu_count()} cores on this machine)"
+    )
     print(CPU_HEAD)
     for r in results:
         print(cpu_line(r))
@@ -539,6 +613,11 @@ def main() -> int:
     parser.add_argument("--goal-ms", type=float, default=50.0)
     parser.add_argument("--keep-going", action="store_true", help="every step, broken or not")
     parser.add_argument("--json", type=Path, help="also write the steps' figures here")
+    parser.add_argument(
+        "--work",
+        type=Path,
+        help="keep the journals and the brokers' logs here (default: a temp dir)",
+    )
     args = parser.parse_args()
     pace = Pace(args.card_seconds, args.betting_seconds, args.pause_seconds)
     ladder = [int(n) for n in args.tables.split(",")]
@@ -550,10 +629,11 @@ def main() -> int:
         flush=True,
     )
     results: list[StepResult] = []
-    with tempfile.TemporaryDirectory(prefix="broker-load-") as tmp:
+    with contextlib.ExitStack() as stack:
+        tmp = args.work or Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="load-")))
         for kind in args.brokers.split(","):
             started = time.monotonic()
-            with BROKERS[kind](Path(tmp) / kind) as brokers:
+            with BROKERS[kind](tmp / kind) as brokers:
                 print(f"{kind} up in {time.monotonic() - started:.1f} s", flush=True)
                 for tables in ladder:
                     result, _ = run_step(
@@ -563,7 +643,7 @@ def main() -> int:
                         pace,
                         args.warmup,
                         args.measure,
-                        Path(tmp),
+                        tmp / kind,
                         args.goal_ms,
                     )
                     results.append(result)

@@ -44,6 +44,7 @@ from dealer_station.autoplay import PhysicalShoe
 from dealer_station.config import parse_config
 from dealer_station.games.events import DealCard
 from dealer_station.journal import Answer, Journal, OutMessage, Record
+from dealer_station.mqtt_link import MqttLink
 from dealer_station.station import Station
 from dealer_station.table_change import TableChange
 from dealer_station.table_inputs import Command, Outcome
@@ -108,6 +109,8 @@ class StationProbe:
 
     # (table, msg_seq, commit time) of every round event the journal committed.
     commits: list[tuple[str, int, float]] = field(default_factory=list)
+    # (when, how long) of each journal commit: its fsync'd transaction.
+    appends: list[tuple[float, float]] = field(default_factory=list)
     # (table, msg_seq of the card's event, when the hand gave the card) of each card.
     cards: list[tuple[str, int, float]] = field(default_factory=list)
     pubacks: list[tuple[str, int, float]] = field(default_factory=list)
@@ -115,6 +118,8 @@ class StationProbe:
     lags: list[tuple[float, float]] = field(default_factory=list)
     # (when, the largest backlog of one table, the station's total backlog).
     backlogs: list[tuple[float, int, int]] = field(default_factory=list)
+    # (when, payload bytes) of each message the tables' links published.
+    published: list[tuple[float, int]] = field(default_factory=list)
     # (when, table) of each connection lost.
     disconnects: list[tuple[float, str]] = field(default_factory=list)
     refused: int = 0
@@ -127,8 +132,10 @@ class StationProbe:
         def timed_append(
             record: Record, messages: list[OutMessage], answer: Answer | None = None
         ) -> int:
+            began = time.perf_counter()
             seq = append(record, messages, answer)
             committed = time.perf_counter()
+            self.appends.append((committed, committed - began))
             for message in messages:
                 self.commits.append((message.table, message.msg_seq, committed))
             read_at = self.handing.pop(record.table, None) if record.source == "shoe" else None
@@ -142,6 +149,16 @@ class StationProbe:
         for tid, publisher in station.publishers.items():
             publisher.on_puback = self._puback_of(tid)
             publisher.link.on_disconnected = self._disconnect_of(tid)
+            self._count_publishes(publisher.link)
+
+    def _count_publishes(self, link: MqttLink) -> None:
+        publish = link.publish
+
+        def counted(topic: str, payload: str | bytes, *, retain: bool = False) -> int | None:
+            self.published.append((time.perf_counter(), len(payload)))
+            return publish(topic, payload, retain=retain)
+
+        link.publish = counted  # type: ignore[method-assign]
 
     def _puback_of(self, tid: str) -> Callable[[int, float], None]:
         return lambda msg_seq, when: self.pubacks.append((tid, msg_seq, when))
@@ -280,6 +297,8 @@ async def _run_station(conn: Connection, spec: StationSpec) -> None:
                 "lags": probe.lags,
                 "backlogs": probe.backlogs,
                 "disconnects": probe.disconnects,
+                "published": probe.published,
+                "appends": probe.appends,
                 "refused": probe.refused,
             }
         )
@@ -358,16 +377,26 @@ def consumer_main(conn: Connection, spec: ConsumerSpec) -> None:
     finals: dict[str, int] = conn.recv()
     last: dict[str, int] = {}
     read = 0
+    complete = False
     deadline = time.monotonic() + WAIT_FOR_ALL_S
     while time.monotonic() < deadline:
         for _, payload in raw[read:]:
             event = json.loads(payload)
             last[event["table"]] = max(last.get(event["table"], 0), event["seq"])
             read += 1
-        if all(last.get(tid, 0) >= seq for tid, seq in finals.items()):
+        complete = all(last.get(tid, 0) >= seq for tid, seq in finals.items())
+        if complete:
             break
         time.sleep(0.5)
+    ended_at = time.perf_counter()
     lost_connections = list(disconnects)  # before its own goodbye
     client.disconnect()
     client.loop_stop()
-    conn.send({"raw": raw, "disconnects": lost_connections})
+    conn.send(
+        {
+            "raw": raw,
+            "disconnects": lost_connections,
+            "complete": complete,
+            "ended_at": ended_at,
+        }
+    )
