@@ -2,8 +2,8 @@
 croupier's pace, mosquitto against a three-node RabbitMQ cluster.
 
     nice -n 10 .venv/bin/python benchmarks/broker_load.py \\
-        [--brokers mosquitto,cluster] [--tables 50,100,200,400,800] [--per-station 25] \\
-        [--warmup 10] [--measure 60] [--json FILE]
+        [--brokers mosquitto,cluster] [--tables 50,100,200,300,400,600,800] [--per-station 25] \\
+        [--warmup 10] [--measure 60] [--json FILE] [--work DIR]
 
 For each broker, a ladder of steps of more and more tables, until a step breaks
 (``--keep-going``: all of them). A step starts the studio's consumer (a paho
@@ -26,19 +26,25 @@ a round before the first card) and drift apart (the draws, 4 to 6 cards a round)
 A step reports, for the cards whose journal commit fell in the measured
 seconds: the time from the commit to the consumer's receipt (p50, p99, max),
 to the broker's PUBACK (p99), and from the hand's card to its commit (p99: the
-station's own share, the journal's fsync and the game); the stations' loop lag
-(p99, a 50 ms tick's lateness) and the largest backlog of one table; over the
-whole step, the round events lost, received twice or out of seq order (by
-table and ``seq``), and connections lost; the CPU of the broker (mosquitto, or
-the cluster's three Erlang VMs), of the stations and of the consumer in cores
-(/proc/PID/stat), the machine's busy cores (/proc/stat; ``others`` is what no
-process of the benchmark used) and its load average.
+station's own share, the game and the journal); a journal commit's own time
+(p99: its fsync); the stations' loop lag (p99, a 50 ms tick's lateness) and the
+largest backlog of one table; over the whole step, the round events lost,
+received twice or out of seq order (by table and ``seq``), and connections
+lost. And the messages and payload bytes the stations published a second
+(round events and retained state), the CPU of the broker (mosquitto, or the
+cluster's three Erlang VMs), of the stations and of the consumer in cores
+(/proc/PID/stat), how many of the broker's, the stations' and the consumer's
+threads waited, runnable, for a CPU (/proc/PID/task/TID/schedstat), the
+machine's busy cores (/proc/stat; ``others`` is what no process of the benchmark used) and its load
+average.
 
 A step breaks when the p99 reaches ``--goal-ms`` (50), a round event is lost,
 repeated or out of order, or a station cannot drain its outbox; its verdict says
 which, with the signs that came with it (``lag``: a station's loop lag p99 past
 the goal; ``backlog``: a table's window of 64 in flight full; ``disconnects``;
-``cpu``: the machine 95 % busy).
+``starved``: the stations', the broker's or the consumer's threads waited for a
+CPU as long as they ran). A loss the consumer was still receiving when it stopped waiting (60 s
+after the stations drained) is said to be that: late, not lost by the broker.
 
 All clocks are CLOCK_MONOTONIC (time.perf_counter on Linux), shared by the
 processes of this machine.
@@ -88,8 +94,8 @@ PREFIX = "dealer-station"
 TICKS_PER_S = os.sysconf("SC_CLK_TCK")
 READY_TIMEOUT_S = 180.0
 RESULT_TIMEOUT_S = 120.0
-# A group of processes using this many cores or more is starved when its
-# threads wait, runnable, as long as they run.
+# A group of processes is starved when its threads wait, runnable, as long as
+# they run, and for at least this many cores' worth.
 STARVED_FROM = 0.05
 
 
@@ -178,7 +184,7 @@ def process_ticks(pid: int) -> int:
 
 def runqueue_wait_ns(pid: int) -> int:
     """How long the threads of process ``pid`` (those alive now) have waited,
-    runnable, for a CPU (/proc/PID/task/TID/schedstat), in ns."""
+    runnable, for a CPU (/proc/PID/task/TID/schedstat; the consumer's too), in ns."""
     try:
         tasks = os.listdir(f"/proc/{pid}/task")
     except OSError:
@@ -398,8 +404,8 @@ def verdict(figures: dict[str, Any], cpu: dict[str, float], goal_ms: float) -> l
         signs.append(f"backlog {figures['max_backlog']}")
     if figures["disconnects"]:
         signs.append(f"disconnects {figures['disconnects']}")
-    for group in ("stations", "broker"):
-        if cpu[group] >= STARVED_FROM and cpu[f"{group} wait"] >= cpu[group]:
+    for group in ("stations", "broker", "consumer"):
+        if cpu[f"{group} wait"] >= max(cpu[group], STARVED_FROM):
             signs.append(f"{group} starved {cpu[f'{group} wait']:.2f}")
     return broke + [f"sign: {s}" for s in signs]
 
@@ -549,7 +555,7 @@ LATENCY_HEAD = (
 )
 CPU_HEAD = (
     f"{'broker':<9} {'tables':>6} {'msgs/s':>7} {'KB/s':>6} {'broker':>7} {'wait':>5} "
-    f"{'stations':>8} {'wait':>5} {'consumer':>8} {'machine':>7} {'others':>6} "
+    f"{'stations':>8} {'wait':>5} {'consumer':>8} {'wait':>5} {'machine':>7} {'others':>6} "
     f"{'RSS MiB':>8}  load 1/5/15"
 )
 
@@ -570,7 +576,8 @@ def cpu_line(r: StepResult) -> str:
     return (
         f"{r.broker:<9} {r.tables:>6} {r.messages_per_s:>7.0f} {r.kbytes_per_s:>6.0f} "
         f"{c['broker']:>7.2f} {c['broker wait']:>5.2f} {c['stations']:>8.2f} "
-        f"{c['stations wait']:>5.2f} {c['consumer']:>8.2f} {c['machine']:>7.2f} "
+        f"{c['stations wait']:>5.2f} {c['consumer']:>8.2f} {c['consumer wait']:>5.2f} "
+        f"{c['machine']:>7.2f} "
         f"{c['others']:>6.2f} {r.broker_rss_mib:>8.0f}  "
         f"{r.load[0]:.2f} {r.load[1]:.2f} {r.load[2]:.2f}"
     )
@@ -603,7 +610,7 @@ def _floats(text: str) -> tuple[float, float]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--brokers", default="mosquitto,cluster")
-    parser.add_argument("--tables", default="50,100,200,400,800")
+    parser.add_argument("--tables", default="50,100,200,300,400,600,800")
     parser.add_argument("--per-station", type=int, default=25)
     parser.add_argument("--warmup", type=float, default=10.0)
     parser.add_argument("--measure", type=float, default=60.0)
