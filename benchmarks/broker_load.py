@@ -35,8 +35,8 @@ lost. And the messages and payload bytes the stations published a second
 cluster's three Erlang VMs), of the stations and of the consumer in cores
 (/proc/PID/stat), how many of the broker's, the stations' and the consumer's
 threads waited, runnable, for a CPU (/proc/PID/task/TID/schedstat), the
-machine's busy cores (/proc/stat; ``others`` is what no process of the benchmark used) and its load
-average.
+machine's busy cores (/proc/stat; ``others`` is what no process of the benchmark
+used) and its load average.
 
 A step breaks when the p99 reaches ``--goal-ms`` (50), a round event is lost,
 repeated or out of order, or a station cannot drain its outbox; its verdict says
