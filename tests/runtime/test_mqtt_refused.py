@@ -1,0 +1,118 @@
+"""A broker whose ACL denies the table's round events: over MQTT 5 mosquitto
+answers each such publish with a PUBACK "Not authorized" (0x87), and logs
+nothing. That is no acknowledgement: the cursor stays before the first refused
+event, the refusal is logged and counted, the table reads offline (its will),
+and once the ACL is fixed every event reaches the studio, in order."""
+
+from __future__ import annotations
+
+import json
+import logging
+import signal
+from pathlib import Path
+
+import pytest
+from support.broker import Broker, Subscriber
+from support.dealing import dealt_baccarat
+from support.station import StationThread
+
+from dealer_station.config import StationConfig
+from dealer_station.mqtt_acl import station_acl
+from dealer_station.payloads import RETAINED, Topics
+from dealer_station.station_info import info_topic
+
+# The studio's consumers (this test's subscriber connects anonymously) read everything.
+READERS = "topic read dealer-station/#\n"
+
+
+def _acl_without_round_events(config: StationConfig) -> str:
+    """A hand-written ACL that names the table's retained topics and its info,
+    and forgets ``round/event``: the station connects, goes online, and each
+    round event is refused."""
+    topics = Topics(config.mqtt.prefix, config.studio, "bac")
+    lines = ["user station", f"topic write {info_topic(config)}"]
+    lines += [f"topic write {topics.full(t)}" for t in RETAINED]
+    return READERS + "\n".join(lines) + "\n"
+
+
+def _acl_broker(workdir: Path) -> tuple[Broker, Path]:
+    broker = Broker(workdir)
+    acl = workdir / "mosquitto.acl"
+    acl.write_text(READERS)
+    # "user root": mosquitto drops to its own user otherwise, which cannot read
+    # pytest's private directory, where it reads the ACL again on SIGHUP.
+    broker.conf.write_text(
+        f"listener {broker.port} 127.0.0.1\nallow_anonymous true\nuser root\n"
+        f"acl_file {acl}\npersistence false\nmax_queued_messages 100000\n"
+    )
+    return broker, acl
+
+
+def test_round_events_the_broker_refuses_stay_in_the_outbox_until_its_acl_is_fixed(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.ERROR, logger="dealer_station.mqtt_link")
+    broker, acl = _acl_broker(tmp_path)
+    broker.start()
+    events = Subscriber(broker.port, "dealer-station/test/bac/round/event")
+    status = Subscriber(broker.port, "dealer-station/test/bac/status")
+    mqtt = f'host = "127.0.0.1"\nport = {broker.port}\nusername = "station"\n'
+    try:
+        with (
+            dealt_baccarat(tmp_path / "journal.sqlite3", broker.port, mqtt) as config,
+            StationThread(config) as st,
+        ):
+            acl.write_text(_acl_without_round_events(config))
+            assert broker.process is not None
+            broker.process.send_signal(signal.SIGHUP)
+            st.wait_until(lambda: st.station is not None and "bac" in st.station.publishers)
+            assert st.station is not None
+            station = st.station
+            publisher = station.publishers["bac"]
+
+            st.wait_until(
+                lambda: st.call(lambda: publisher.link.refusals.get("not_authorized", 0)),
+                timeout=60,
+            )
+            assert st.call(lambda: publisher.acked) == 0  # the first event was refused
+            # Refused on two connections at least: the link came back and was refused again.
+            st.wait_until(lambda: st.call(lambda: publisher.connects) >= 2, timeout=60)
+            assert st.call(lambda: st.actor("bac").msg_seq) > 1
+            assert st.call(lambda: publisher.acked) == 0
+            assert st.call(lambda: station.journal.acked("bac")) == 0
+            assert events.messages == []
+            # The table read offline in between: the broker sent its will.
+            status.wait_for(
+                lambda ms: any(json.loads(m.payload)["detail"] == "last will" for m in ms)
+            )
+            lines = [r.getMessage() for r in caplog.records]
+            refused = [line for line in lines if "refused the publish" in line]
+            assert refused
+            assert all(
+                f"127.0.0.1:{broker.port}" in line
+                and "dealer-station/test/bac/round/event" in line
+                and "Not authorized" in line
+                for line in refused
+            )
+            # Once per connection, not once per message.
+            assert len(refused) <= st.call(lambda: publisher.connects)
+            assert sum(st.call(lambda: dict(publisher.link.refusals)).values()) >= len(refused)
+
+            acl.write_text(READERS + station_acl(config, "station.toml"))
+            broker.process.send_signal(signal.SIGHUP)
+            last = st.call(lambda: st.actor("bac").msg_seq)
+            st.wait_until(lambda: st.call(lambda: station.journal.acked("bac")) >= last, timeout=60)
+            events.wait_for(
+                lambda ms: {json.loads(m.payload)["seq"] for m in ms} >= set(range(1, last + 1))
+            )
+    finally:
+        events.close()
+        status.close()
+        broker.stop()
+
+    first_seen: list[int] = []
+    for message in events.messages:
+        seq = json.loads(message.payload)["seq"]
+        if seq not in first_seen:
+            first_seen.append(seq)
+    assert first_seen[:last] == list(range(1, last + 1))
