@@ -6,8 +6,10 @@ and once the ACL is fixed every event reaches the studio, in order."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
+import random
 import signal
 from pathlib import Path
 
@@ -16,8 +18,11 @@ from support.broker import Broker, Subscriber
 from support.dealing import dealt_baccarat
 from support.station import StationThread
 
-from dealer_station.config import StationConfig
+from dealer_station.backoff import Backoff
+from dealer_station.config import MqttConfig, StationConfig, parse_config
 from dealer_station.mqtt_acl import station_acl
+from dealer_station.mqtt_forget import ForgetFailed, forget_table
+from dealer_station.mqtt_link import MqttLink
 from dealer_station.payloads import RETAINED, Topics
 from dealer_station.station_info import info_topic
 
@@ -116,3 +121,108 @@ def test_round_events_the_broker_refuses_stay_in_the_outbox_until_its_acl_is_fix
         if seq not in first_seen:
             first_seen.append(seq)
     assert first_seen[:last] == list(range(1, last + 1))
+
+
+class CountedBackoff(Backoff):
+    """A short back-off that counts its resets (a connection taken as healthy)."""
+
+    def __init__(self) -> None:
+        super().__init__(0.001, 0.004, random.Random(3))
+        self.resets = 0
+
+    def reset(self) -> None:
+        self.resets += 1
+        super().reset()
+
+
+def test_the_link_tells_a_refused_publish_from_an_acknowledged_one(tmp_path: Path) -> None:
+    """One link, the broker's ACL letting it publish under ``ok/`` only: each
+    connection publishes one message to each; only the first is acknowledged,
+    the second drops the connection, and the back-off is reset by the first
+    connection only, not by those that follow a refusal."""
+    broker, acl = _acl_broker(tmp_path)
+    acl.write_text("user link\ntopic write ok/#\n")
+    broker.start()
+    backoff = CountedBackoff()
+    acked: list[int] = []
+    sent: dict[int, str] = {}
+
+    async def scenario() -> MqttLink:
+        link = MqttLink(
+            MqttConfig(host="127.0.0.1", port=broker.port, username="link"),
+            "refused-test",
+            name="refused test",
+            will=None,
+            max_inflight=4,
+            backoff=backoff,
+        )
+
+        def connected() -> None:
+            for topic in ("ok/a", "denied/b"):
+                mid = link.publish(topic, "{}")
+                assert mid is not None
+                sent[mid] = topic
+
+        link.on_connected = connected
+        link.on_puback = lambda mid, when: acked.append(mid)
+        link.start()
+        for _ in range(2000):
+            if link.refusals.get("not_authorized", 0) >= 3:
+                break
+            await asyncio.sleep(0.005)
+        await link.close()
+        return link
+
+    try:
+        link = asyncio.run(scenario())
+    finally:
+        broker.stop()
+    assert link.refusals.get("not_authorized", 0) >= 3
+    assert acked and {sent[mid] for mid in acked} == {"ok/a"}
+    assert backoff.resets == 1
+
+
+def test_a_refused_goodbye_ends_the_close_and_is_counted(tmp_path: Path) -> None:
+    broker, acl = _acl_broker(tmp_path)
+    acl.write_text("user link\ntopic write ok/#\n")
+    broker.start()
+
+    async def scenario() -> MqttLink:
+        link = MqttLink(
+            MqttConfig(host="127.0.0.1", port=broker.port, username="link"),
+            "goodbye-test",
+            name="goodbye test",
+            will=None,
+            max_inflight=4,
+        )
+        link.start()
+        for _ in range(2000):
+            if link.connected:
+                break
+            await asyncio.sleep(0.005)
+        assert link.connected
+        await link.close(goodbye=("denied/status", "{}"))
+        return link
+
+    try:
+        link = asyncio.run(scenario())
+    finally:
+        broker.stop()
+    assert link.refusals == {"not_authorized": 1}
+    assert link.client.socket() is None
+
+
+def test_forget_fails_when_the_broker_refuses_to_clear(tmp_path: Path) -> None:
+    broker, acl = _acl_broker(tmp_path)
+    acl.write_text("")  # anonymous: no right to write anything
+    broker.start()
+    config = parse_config(
+        f'studio = "test"\nstation = "st"\njournal = "{tmp_path / "j.sqlite3"}"\n'
+        f'[mqtt]\nhost = "127.0.0.1"\nport = {broker.port}\n'
+        '[[tables]]\nid = "bac"\ngame = "baccarat"\n'
+    )
+    try:
+        with pytest.raises(ForgetFailed, match="refused.*not_authorized"):
+            asyncio.run(forget_table(config, "rou"))
+    finally:
+        broker.stop()
