@@ -14,10 +14,14 @@ import signal
 from pathlib import Path
 
 import pytest
+from prometheus_client import generate_latest
 from support.broker import Broker, Subscriber
 from support.dealing import dealt_baccarat
+from support.scrape import value
 from support.station import StationThread
 
+from dealer_station.api.feed import TableFeed
+from dealer_station.api.metrics import registry_for
 from dealer_station.backoff import Backoff
 from dealer_station.config import MqttConfig, StationConfig, parse_config
 from dealer_station.mqtt_acl import station_acl
@@ -28,6 +32,7 @@ from dealer_station.station_info import info_topic
 
 # The studio's consumers (this test's subscriber connects anonymously) read everything.
 READERS = "topic read dealer-station/#\n"
+REFUSED = "dealer_station_mqtt_publish_refused_total"
 
 
 def _acl_without_round_events(config: StationConfig) -> str:
@@ -102,6 +107,13 @@ def test_round_events_the_broker_refuses_stay_in_the_outbox_until_its_acl_is_fix
             # Once per connection, not once per message.
             assert len(refused) <= st.call(lambda: publisher.connects)
             assert sum(st.call(lambda: dict(publisher.link.refusals)).values()) >= len(refused)
+
+            def scrape() -> str:
+                feeds = {"bac": TableFeed(station.actors["bac"], station.journal, {})}
+                return generate_latest(registry_for(station, feeds)).decode()
+
+            counted = value(st.call(scrape), REFUSED, table="bac", reason="not_authorized")
+            assert counted >= len(refused)
 
             acl.write_text(READERS + station_acl(config, "station.toml"))
             broker.process.send_signal(signal.SIGHUP)
