@@ -142,6 +142,7 @@ class MqttLink:
         self._hold_off_until = 0.0
         self._goodbye_mid: int | None = None
         self._goodbye_acked = False
+        self._goodbye_refused = False
         # The topic of each message awaiting its PUBACK, to name a refused one.
         self._topics: dict[int, str] = {}
         # PUBACKs with a failure reason code since the link started, by reason
@@ -170,7 +171,10 @@ class MqttLink:
             self.flush()
             if self._goodbye_mid is not None:
                 await self._until(lambda: self._goodbye_acked, 2.0)
-        self.client.disconnect()
+        # A refused goodbye leaves the last ``online`` standing: the will says
+        # offline instead, if the broker takes that.
+        refused = self._goodbye_refused and self._mqtt5
+        self.client.disconnect(DISCONNECT_WITH_WILL if refused else None)
         self.flush()
         await self._until(lambda: self.client.socket() is None, 1.0)
         if self._task is not None:
@@ -399,6 +403,7 @@ class MqttLink:
         topic = self._topics.pop(mid, "")
         if mid == self._goodbye_mid:
             self._goodbye_acked = True  # taken or refused, nothing more to wait for
+            self._goodbye_refused = reason.is_failure
         if reason.is_failure:
             self._refused(topic, reason)
         else:

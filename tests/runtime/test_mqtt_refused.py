@@ -194,17 +194,21 @@ def test_the_link_tells_a_refused_publish_from_an_acknowledged_one(tmp_path: Pat
     assert backoff.resets == 1
 
 
-def test_a_refused_goodbye_ends_the_close_and_is_counted(tmp_path: Path) -> None:
+def test_a_refused_goodbye_ends_the_close_with_the_will(tmp_path: Path) -> None:
+    """The clean ``offline`` refused at a stop: the close ends, the refusal is
+    counted, and the link leaves with its will, so the last ``online`` does
+    not stand."""
     broker, acl = _acl_broker(tmp_path)
-    acl.write_text("user link\ntopic write ok/#\n")
+    acl.write_text("topic read ok/#\nuser link\ntopic write ok/#\n")
     broker.start()
+    status = Subscriber(broker.port, "ok/status")
 
     async def scenario() -> MqttLink:
         link = MqttLink(
             MqttConfig(host="127.0.0.1", port=broker.port, username="link"),
             "goodbye-test",
             name="goodbye test",
-            will=None,
+            will=lambda: ("ok/status", '{"state": "offline"}'),
             max_inflight=4,
         )
         link.start()
@@ -213,12 +217,14 @@ def test_a_refused_goodbye_ends_the_close_and_is_counted(tmp_path: Path) -> None
                 break
             await asyncio.sleep(0.005)
         assert link.connected
-        await link.close(goodbye=("denied/status", "{}"))
+        await link.close(goodbye=("denied/status", '{"state": "offline"}'))
         return link
 
     try:
         link = asyncio.run(scenario())
+        status.wait_for(lambda ms: any(b"offline" in m.payload for m in ms))
     finally:
+        status.close()
         broker.stop()
     assert link.refusals == {"not_authorized": 1}
     assert link.client.socket() is None
@@ -234,7 +240,7 @@ def test_forget_fails_when_the_broker_refuses_to_clear(tmp_path: Path) -> None:
         '[[tables]]\nid = "bac"\ngame = "baccarat"\n'
     )
     try:
-        with pytest.raises(ForgetFailed, match="refused.*not_authorized"):
+        with pytest.raises(ForgetFailed, match=r"refused .*not_authorized"):
             asyncio.run(forget_table(config, "rou"))
     finally:
         broker.stop()
