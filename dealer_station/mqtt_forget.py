@@ -4,7 +4,8 @@ A broker keeps a retained message until an empty one replaces it, so a table
 taken out of the config would go on showing its last state, its ``online`` or
 its last will to every new subscriber. `forget_table` connects as the station
 does (its broker, credentials and TLS), publishes an empty retained payload
-to each of the table's retained topics and waits for every PUBACK.
+to each of the table's retained topics and waits for every PUBACK (a refused
+one, by the broker's ACL, fails it).
 """
 
 from __future__ import annotations
@@ -46,7 +47,13 @@ async def forget_table(config: StationConfig, table: str) -> list[str]:
         mids = {mid for mid in sent if mid is not None}
         if len(mids) != len(topics):
             raise ForgetFailed("the broker connection went while clearing; run it again")
-        await _until(lambda: acked >= mids, "the broker did not acknowledge every topic")
+        await _until(
+            lambda: acked >= mids or bool(link.refusals),
+            "the broker did not acknowledge every topic",
+        )
+        if link.refusals:
+            why = ", ".join(sorted(link.refusals))
+            raise ForgetFailed(f"the broker refused to clear the topics ({why}): check its ACL")
     finally:
         await link.close()
     return topics

@@ -17,6 +17,15 @@ node costs no wait before the next), keeps the connection alive,
 publishes at QoS 1 and says so through three callbacks, all called on the loop:
 ``on_connected``, ``on_disconnected`` and ``on_puback`` (the message id and the
 ``time.perf_counter()`` of its PUBACK).
+A PUBACK whose reason code is a failure (MQTT 5: the broker did not take the
+message, e.g. 0x87 Not authorized when its ACL denies the topic) is no
+acknowledgement: ``on_puback`` is not told, the refusal is counted by reason
+(`refusals`) and logged once for the connection, and the link drops the
+connection with its will (MQTT 5's "Disconnect with will message"), so the
+studio sees the table offline and the publisher sends everything again from its
+cursor on the next connection, to the next broker of the list after a back-off
+draw that the refused connection did not reset (docs/decisions.md, "A refused
+publish").
 Over MQTT 5 every message, the will too, says what it holds: content type
 ``application/json``, payload format indicator 1 (UTF-8) and a user property
 ``v``, the schema version, so a consumer can route on it without parsing.
@@ -50,6 +59,8 @@ log = logging.getLogger(__name__)
 RECONNECT_DELAY_S = (1.0, 15.0)
 # How often keep-alive pings and their timeouts are looked after.
 MISC_INTERVAL_S = 1.0
+# How a link leaves a broker that refused a publish: the broker sends the will.
+DISCONNECT_WITH_WILL = ReasonCode(PacketTypes.DISCONNECT, "Disconnect with will message")
 
 
 def _ignore(*args: object) -> None:
@@ -131,6 +142,16 @@ class MqttLink:
         self._hold_off_until = 0.0
         self._goodbye_mid: int | None = None
         self._goodbye_acked = False
+        self._goodbye_refused = False
+        # The topic of each message awaiting its PUBACK, to name a refused one.
+        self._topics: dict[int, str] = {}
+        # PUBACKs with a failure reason code since the link started, by reason
+        # (snake case: "not_authorized").
+        self.refusals: dict[str, int] = {}
+        # This connection had a publish refused (logged, being dropped); the
+        # last one did (the back-off goes on growing rather than start again).
+        self._refused_here = False
+        self._refused_before = False
 
     # -- lifecycle --------------------------------------------------------------------------
 
@@ -150,7 +171,10 @@ class MqttLink:
             self.flush()
             if self._goodbye_mid is not None:
                 await self._until(lambda: self._goodbye_acked, 2.0)
-        self.client.disconnect()
+        # A refused goodbye leaves the last ``online`` standing: the will says
+        # offline instead, if the broker takes that.
+        refused = self._goodbye_refused and self._mqtt5
+        self.client.disconnect(DISCONNECT_WITH_WILL if refused else None)
         self.flush()
         await self._until(lambda: self.client.socket() is None, 1.0)
         if self._task is not None:
@@ -188,7 +212,10 @@ class MqttLink:
         not JSON and goes without the JSON properties."""
         properties = self._properties if payload else None
         info = self.client.publish(topic, payload, qos=1, retain=retain, properties=properties)
-        return info.mid if info.rc == mqtt.MQTT_ERR_SUCCESS else None
+        if info.rc != mqtt.MQTT_ERR_SUCCESS:
+            return None
+        self._topics[info.mid] = topic
+        return info.mid
 
     def flush(self) -> None:
         """Write what is queued now, rather than on the loop's next turn."""
@@ -325,7 +352,13 @@ class MqttLink:
             log.error("%s: broker %s refused the connection: %s", self.name, self.broker, reason)
             self._hold_off_until = time.monotonic() + self._next_broker()
             return
-        self._backoff.reset()
+        # A broker that refuses what the link publishes takes its connections
+        # all the same: after such a connection the back-off goes on growing, or
+        # the link would come back every second or so to be refused again.
+        if not self._refused_before:
+            self._backoff.reset()
+        self._refused_before = False
+        self._refused_here = False
         self._failed_in_round = 0
         self.connected = True
         log.info("%s: connected to the broker %s", self.name, self.broker)
@@ -340,7 +373,10 @@ class MqttLink:
         properties: Properties | None,
     ) -> None:
         if self.connected and not self.stopping:
-            log.warning("%s: connection to the broker %s lost: %s", self.name, self.broker, reason)
+            if not self._refused_here:  # a refusal says why, in its own line
+                log.warning(
+                    "%s: connection to the broker %s lost: %s", self.name, self.broker, reason
+                )
             # The next broker of the list, and not at once: every station of the
             # studio on that broker lost it at this instant. The draw starts a
             # round of the list.
@@ -364,6 +400,33 @@ class MqttLink:
         reason: ReasonCode,
         properties: Properties | None,
     ) -> None:
+        topic = self._topics.pop(mid, "")
         if mid == self._goodbye_mid:
-            self._goodbye_acked = True
-        self.on_puback(mid, time.perf_counter())
+            self._goodbye_acked = True  # taken or refused, nothing more to wait for
+            self._goodbye_refused = reason.is_failure
+        if reason.is_failure:
+            self._refused(topic, reason)
+        else:
+            self.on_puback(mid, time.perf_counter())
+
+    def _refused(self, topic: str, reason: ReasonCode) -> None:
+        """The broker did not take a message: count it, say so once for the
+        connection (a flood of refusals is one line), and drop the connection
+        unless the link is closing anyway."""
+        name = str(reason).lower().replace(" ", "_")
+        self.refusals[name] = self.refusals.get(name, 0) + 1
+        if self._refused_here:
+            return
+        self._refused_here = True
+        self._refused_before = True
+        log.error(
+            "%s: broker %s refused the publish to %s: %s (reason code 0x%02x); %s",
+            self.name,
+            self.broker,
+            topic,
+            reason,
+            reason.value,
+            "not sent" if self.stopping else "dropping the connection to send it again",
+        )
+        if not self.stopping:
+            self.client.disconnect(DISCONNECT_WITH_WILL if self._mqtt5 else None)

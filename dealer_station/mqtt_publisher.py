@@ -6,7 +6,8 @@ events of a change go onto the wire from the change itself (the table's
 ``publish`` listener, ``table_change``); the outbox is read only for a backlog,
 what the broker has not acknowledged since the cursor: after a reconnect, or
 while more than a window of messages is in flight. The cursor moves only on the
-broker's PUBACK of a message. While the broker is away the table goes on and the
+broker's PUBACK of a message it took (the link does not pass on a refused one, and
+drops the connection). While the broker is away the table goes on and the
 outbox grows; on reconnect the retained state is published first, then
 ``online``, then the backlog from the cursor, in order. A message sent again
 carries the same id and the same bytes.

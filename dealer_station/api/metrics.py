@@ -149,6 +149,12 @@ class StationCollector(Collector):
             "How long ago the oldest round event the broker has not acknowledged was "
             "journaled; 0 when it has them all.",
         )
+        refused = counter(
+            "mqtt_publish_refused",
+            "Publishes the broker refused (an MQTT 5 PUBACK with a failure reason code, "
+            "e.g. not_authorized by its ACL), by reason; each one drops the connection.",
+            [*t, "reason"],
+        )
         to_puback = HistogramMetricFamily(
             f"{PREFIX}card_to_puback_seconds",
             "A card's time from the station's shoe thread having it to the broker's PUBACK "
@@ -198,6 +204,8 @@ class StationCollector(Collector):
                 if publisher.connected:
                     on_broker.add_metric([table, str(publisher.link.broker)], 1)
                 backlog.add_metric([table], publisher.backlog)
+                for reason, n in sorted(publisher.link.refusals.items()):
+                    refused.add_metric([table, reason], n)
                 since = publisher.oldest_unacked_at()
                 oldest.add_metric([table], 0 if since is None else now - unix_time(since))
             shoe = self.station.shoes.get(table)
@@ -228,6 +236,7 @@ class StationCollector(Collector):
                     sample.add_metric([table, test], n)
         yield from rounds.values()
         yield from (cards, refusals, alarms, active, connected, on_broker, backlog, oldest)
+        yield refused
         yield to_puback
         yield from (devices, in_play, settled_at, *link.values(), frames)
         yield from (integrity, adjusted, sample)
