@@ -359,6 +359,8 @@ class MqttLink:
             self._backoff.reset()
         self._refused_before = False
         self._refused_here = False
+        # Messages of a connection gone get no PUBACK: their topics would stay for good.
+        self._topics.clear()
         self._failed_in_round = 0
         self.connected = True
         log.info("%s: connected to the broker %s", self.name, self.broker)
