@@ -34,6 +34,7 @@ from dealer_station.games.events import (
 )
 from dealer_station.input_identity import InputIdentity
 from dealer_station.journal import Answer, Journal, OutMessage, Record
+from dealer_station.logging_setup import about
 from dealer_station.operator_advice import replay_refused
 from dealer_station.payloads import DeviceState, Topics
 from dealer_station.preconditions import IdempotencyKey, Precondition
@@ -108,6 +109,11 @@ class TableActor:
     def id(self) -> str:
         return self.config.id
 
+    def log_fields(self) -> dict[str, str]:
+        """``extra=`` for a log record about this table: its id, and the round in play."""
+        in_play = self.state is not None and not self.state.round_over
+        return about(self.id, self.state.round.round_id if self.state and in_play else None)
+
     # -- start: the journal is the truth ------------------------------------------------
 
     def recover(self, progress: Callable[[], None] = unwatched) -> None:
@@ -144,12 +150,18 @@ class TableActor:
             self.id,
             f"the snapshot at record {self.recovered_from}" if self.recovered_from else "nothing",
             done.read,
+            extra=self.log_fields(),
         )
         if state is not None and not state.round_over:
             if self.config.recovery == "void":
                 self.handle(Command("station", VoidRound("station restarted: round voided")))
             else:
-                log.info("table %s resumes round %s", self.id, state.round.round_id)
+                log.info(
+                    "table %s resumes round %s",
+                    self.id,
+                    state.round.round_id,
+                    extra=self.log_fields(),
+                )
         wanted = SelectTable(self.config.game, self.config.variant, self.id)
         if self.state is None:
             self.handle(Command("station", wanted))
@@ -173,7 +185,12 @@ class TableActor:
             # Now, not on the schedule's delay: the table may not live that long.
             self.snapshots.cancel()
             self.save_snapshot()
-            log.info("table %s: snapshot taken after replaying %d records", self.id, done.read)
+            log.info(
+                "table %s: snapshot taken after replaying %d records",
+                self.id,
+                done.read,
+                extra=self.log_fields(),
+            )
         self.recovered = True
 
     def save_snapshot(self) -> None:
@@ -204,7 +221,7 @@ class TableActor:
             return
         self.config, self._next_config = self._next_config, None
         self.timer.timers = self.config.timers
-        log.info("table %s: reloaded config taken", self.id)
+        log.info("table %s: reloaded config taken", self.id, extra=self.log_fields())
 
     # -- the loop -------------------------------------------------------------------------
 
@@ -238,7 +255,13 @@ class TableActor:
             # Its kind and source, not the item: it may hold a face-down card.
             source = item.source if isinstance(item, Command | Alarm) else item.device
             kind = type(item).__name__
-            log.exception("table %s failed to handle a %s from %s", self.id, kind, source)
+            log.exception(
+                "table %s failed to handle a %s from %s",
+                self.id,
+                kind,
+                source,
+                extra=self.log_fields(),
+            )
             if isinstance(item, Command | Alarm) and item.reply and not item.reply.done():
                 item.reply.set_exception(RuntimeError("internal error"))
 

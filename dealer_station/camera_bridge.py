@@ -129,7 +129,9 @@ class CameraBridge:
         except CameraUnavailable as exc:
             self._post(DeviceChange("camera", False, str(exc)))
         except Exception:  # the camera must not take the station down with it
-            log.exception("table %s: camera thread failed", self.actor.id)
+            log.exception(
+                "table %s: camera thread failed", self.actor.id, extra=self.actor.log_fields()
+            )
             self._post(DeviceChange("camera", False, "camera thread failed"))
 
     def _watch(self) -> None:

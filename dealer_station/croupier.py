@@ -81,7 +81,11 @@ class SelfDrivingCroupier:
         outcome = await self.actor.command("croupier", event)
         if not outcome.accepted and not isinstance(event, PlaceBet | Decision):
             log.warning(
-                "table %s refused the croupier's %s: %s", self.actor.id, event.type, outcome.reason
+                "table %s refused the croupier's %s: %s",
+                self.actor.id,
+                event.type,
+                outcome.reason,
+                extra=self.actor.log_fields(),
             )
         if isinstance(event, PlaceBet):
             self.changed.set()  # the next bet, without waiting for another change

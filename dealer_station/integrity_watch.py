@@ -165,7 +165,11 @@ class IntegrityWatch:
         try:
             await self.catch_up()
         except Exception:  # the table goes on; its watch counts from now on
-            log.exception("table %s: the journal's history could not be read", self.table)
+            log.exception(
+                "table %s: the journal's history could not be read",
+                self.table,
+                extra=self.actor.log_fields(),
+            )
             waiting, self._waiting = self._waiting or [], None
             for change in waiting:
                 self._feed(change)
@@ -243,7 +247,7 @@ class IntegrityWatch:
             if key in self.raised or self._raised_before(*key):
                 continue
             words = public_words(verdict, self.level)
-            log.warning("table %s: %s", self.table, words)
+            log.warning("table %s: %s", self.table, words, extra=self.actor.log_fields())
             self.actor.submit(Alarm(key[0], words, SOURCE))
         self.raised = set(now)
         self._journaled = []  # a start's memory serves its first look only

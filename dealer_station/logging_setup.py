@@ -4,7 +4,10 @@ In a shell a line carries its own time. Under systemd, stderr is a stream into
 journald (``$JOURNAL_STREAM`` names it), which stamps every line itself and reads
 a leading ``<N>`` as the line's syslog priority (sd-daemon(3)): there a line has
 no time of its own, and each line, a traceback's too, starts with its priority,
-so that ``journalctl -p warning`` finds the station's warnings.
+so that ``journalctl -p warning`` finds the station's warnings. Where journald's
+native socket is at hand, records go there instead, with fields of their own
+(``journald_native``): a record about a table carries its table and the round in
+play there (``about``).
 """
 
 from __future__ import annotations
@@ -53,11 +56,26 @@ def stderr_is_journal() -> bool:
     return (stat.st_dev, stat.st_ino) == (int(device), int(inode))
 
 
+def about(table: str, round_id: str | None = None) -> dict[str, str]:
+    """``extra=`` for a record that concerns ``table`` (and ``round_id``, in play
+    there): journald files them as ``TABLE=`` and ``ROUND=``."""
+    return {"table": table} if round_id is None else {"table": table, "round": round_id}
+
+
 def setup_logging(level: int | str) -> None:
-    """Log to stderr at ``level``: for journald when it is the journal's stream,
-    else with each line's time."""
-    handler = logging.StreamHandler()
-    handler.setFormatter(
-        JournalFormatter() if stderr_is_journal() else logging.Formatter(SHELL_FORMAT)
-    )
+    """Log at ``level``: to journald's native socket, with fields, when stderr is
+    the journal's stream and the socket is there; else to stderr, for journald
+    or with each line's time."""
+    # Imported here: the native handler builds on this module's formatter.
+    from dealer_station.journald_native import JOURNAL_SOCKET, JournaldHandler
+
+    handler: logging.Handler
+    if not stderr_is_journal():
+        handler = logging.StreamHandler()
+        handler.setFormatter(logging.Formatter(SHELL_FORMAT))
+    elif JOURNAL_SOCKET.is_socket():
+        handler = JournaldHandler(JOURNAL_SOCKET)
+    else:
+        handler = logging.StreamHandler()
+        handler.setFormatter(JournalFormatter())
     logging.basicConfig(level=level, handlers=[handler])

@@ -86,14 +86,17 @@ class MqttLink:
         will: Callable[[], tuple[str, str]] | None,
         max_inflight: int,
         backoff: Backoff | None = None,
+        log_fields: dict[str, str] | None = None,
     ) -> None:
         """``will`` gives the (topic, payload) the broker publishes retained if the
         link dies without a goodbye; it is asked before each attempt to connect,
         as a will names the connection it belongs to. ``name`` is what the log
-        calls the link; ``backoff`` its delays between attempts (a seeded one
-        in a test)."""
+        calls the link, ``log_fields`` the ``extra=`` of its log records (a
+        table's link: its table); ``backoff`` its delays between attempts (a
+        seeded one in a test)."""
         self.config = config
         self.name = name
+        self.log_fields = log_fields or {}
         self.brokers: list[BrokerAddress] = config.addresses()
         # The broker of the list being tried or connected to, and how many of this
         # round of the list have failed.
@@ -238,7 +241,9 @@ class MqttLink:
                 try:
                     await asyncio.to_thread(self.client.reconnect)
                 except Exception as err:  # whatever the connect raised, try again later
-                    log.debug("%s: no broker at %s: %s", self.name, broker, err)
+                    log.debug(
+                        "%s: no broker at %s: %s", self.name, broker, err, extra=self.log_fields
+                    )
                     self._connecting = False
                     self._awaiting_connack = False
                     await asyncio.sleep(self._next_broker())
@@ -349,7 +354,13 @@ class MqttLink:
         # publish on it (Frigate's _on_connect treats it as one).
         self._awaiting_connack = False
         if reason.is_failure:
-            log.error("%s: broker %s refused the connection: %s", self.name, self.broker, reason)
+            log.error(
+                "%s: broker %s refused the connection: %s",
+                self.name,
+                self.broker,
+                reason,
+                extra=self.log_fields,
+            )
             self._hold_off_until = time.monotonic() + self._next_broker()
             return
         # A broker that refuses what the link publishes takes its connections
@@ -363,7 +374,9 @@ class MqttLink:
         self._topics.clear()
         self._failed_in_round = 0
         self.connected = True
-        log.info("%s: connected to the broker %s", self.name, self.broker)
+        log.info(
+            "%s: connected to the broker %s", self.name, self.broker, extra=self.log_fields
+        )
         self.on_connected()
 
     def _on_disconnect(
@@ -377,7 +390,11 @@ class MqttLink:
         if self.connected and not self.stopping:
             if not self._refused_here:  # a refusal says why, in its own line
                 log.warning(
-                    "%s: connection to the broker %s lost: %s", self.name, self.broker, reason
+                    "%s: connection to the broker %s lost: %s",
+                    self.name,
+                    self.broker,
+                    reason,
+                    extra=self.log_fields,
                 )
             # The next broker of the list, and not at once: every station of the
             # studio on that broker lost it at this instant. The draw starts a
@@ -388,7 +405,12 @@ class MqttLink:
         elif self._awaiting_connack and not self.stopping:
             # It took the TCP connection and dropped it without a CONNACK (a node
             # still booting, or hung): a failed connect, or the link would stay on it.
-            log.warning("%s: broker %s closed the connection unanswered", self.name, self.broker)
+            log.warning(
+                "%s: broker %s closed the connection unanswered",
+                self.name,
+                self.broker,
+                extra=self.log_fields,
+            )
             self._hold_off_until = time.monotonic() + self._next_broker()
         self._awaiting_connack = False
         self.connected = False
@@ -429,6 +451,7 @@ class MqttLink:
             reason,
             reason.value,
             "not sent" if self.stopping else "dropping the connection to send it again",
+            extra=self.log_fields,
         )
         if not self.stopping:
             self.client.disconnect(DISCONNECT_WITH_WILL if self._mqtt5 else None)

@@ -23,6 +23,7 @@ from dealer_station.clock import iso, utc_now
 from dealer_station.config import MqttConfig
 from dealer_station.journal import Journal, OutMessage
 from dealer_station.latency_histogram import CARD_BUCKETS_S, LatencyHistogram
+from dealer_station.logging_setup import about
 from dealer_station.mqtt_link import MqttLink
 from dealer_station.payloads import Availability, DeviceState
 from dealer_station.table_change import TableChange
@@ -81,6 +82,7 @@ class TablePublisher:
             name=f"table {actor.id}",
             will=self._will,
             max_inflight=WINDOW,
+            log_fields=about(actor.id),
         )
         self.link.on_connected = self._connected
         self.link.on_puback = self._puback

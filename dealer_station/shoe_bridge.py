@@ -245,7 +245,12 @@ class ShoeBridge:
         card = card_identity(self.boot_id, event)
         if card is not None and card in self.cards:
             self.duplicates_dropped += 1
-            log.warning("table %s: card %s is already journaled", self.actor.id, card)
+            log.warning(
+                "table %s: card %s is already journaled",
+                self.actor.id,
+                card,
+                extra=self.actor.log_fields(),
+            )
             return None, card
         return to_input(event, card), card
 

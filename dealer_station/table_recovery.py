@@ -18,6 +18,7 @@ from dealer_station.games import table as table_fold
 from dealer_station.games.events import parse_event
 from dealer_station.games.rejection import Rejected
 from dealer_station.journal import REFUSED_ON_REPLAY, Journal, Record
+from dealer_station.logging_setup import about
 from dealer_station.operator_advice import journal_changed
 from dealer_station.payloads import DEVICES, DeviceState
 from dealer_station.round_outputs import RoundOutput, parse_outputs
@@ -47,7 +48,11 @@ def load_snapshot(
         return 0, None, None
     seq, written_as, blob = saved
     if written_as != format_:
-        log.info("table %s: the snapshot is from other code: replaying the journal", table)
+        log.info(
+            "table %s: the snapshot is from other code: replaying the journal",
+            table,
+            extra=about(table),
+        )
         return 0, None, None
     taken_at = journal.snapshot_hash(table)
     if not _still_holds(journal, seq, taken_at):
@@ -57,12 +62,15 @@ def load_snapshot(
             table,
             seq,
             taken_at,
+            extra=about(table),
         )
         return 0, None, journal_changed(seq)
     try:
         return seq, snapshot.loads(blob), None
     except Exception:  # a cache: whatever is wrong with it, the journal holds the truth
-        log.exception("table %s: unreadable snapshot: replaying the journal", table)
+        log.exception(
+            "table %s: unreadable snapshot: replaying the journal", table, extra=about(table)
+        )
         return 0, None, None
 
 
@@ -123,7 +131,12 @@ def replay(
             done.refused.append((record, rejected))
             continue
         except Exception:  # one bad record must not keep the table down
-            log.exception("table %s: record %d could not be replayed", table, record.seq)
+            log.exception(
+                "table %s: record %d could not be replayed",
+                table,
+                record.seq,
+                extra=about(table),
+            )
             done.failed.append(record)
             continue
         done.outputs.append(parse_outputs(outputs))
@@ -150,6 +163,7 @@ def set_aside(
             record.source,
             rejected.reason,
             rejected.detail,
+            extra=about(table),
         )
         body = {"refers_to": record.seq, "event": record.body}
         refusal = Record(

@@ -146,7 +146,13 @@ class WheelReadings:
             return  # a held round's pit boss has both numbers; a repeat says nothing new
         spin.numbers[source] = number
         if number == verdict.number:
-            log.info("table %s: the %s's late %d agrees", self.actor.id, WORDS[source], number)
+            log.info(
+                "table %s: the %s's late %d agrees",
+                self.actor.id,
+                WORDS[source],
+                number,
+                extra=self.actor.log_fields(),
+            )
             return
         self.actor.submit(
             Alarm(

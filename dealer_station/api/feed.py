@@ -114,7 +114,11 @@ class TableFeed:
             try:
                 client.queue.put_nowait(text)
             except asyncio.QueueFull:
-                log.warning("table %s: a WebSocket client fell behind; dropped", self.actor.id)
+                log.warning(
+                    "table %s: a WebSocket client fell behind; dropped",
+                    self.actor.id,
+                    extra=self.actor.log_fields(),
+                )
                 client.dropped = True
                 self.clients.discard(client)
 
