@@ -215,6 +215,10 @@ class TableActor:
         steps the table waits at from then on."""
         self._next_config = config
         self._take_next_config()
+        # The file read now is taken: an earlier one's refusal asks nothing more.
+        if self.alarms.resolved("config_reload_refused"):
+            self.latest = self._change()
+            self.listeners.notify(self.latest)
 
     def _take_next_config(self) -> None:
         if self._next_config is None or not (self.state is None or self.state.round_over):

@@ -16,6 +16,7 @@ import logging
 import os
 import re
 import sys
+from pathlib import Path
 
 # sd-daemon(3)'s levels for Python's: err, warning, info, debug; critical is crit.
 _PRIORITIES = ((logging.CRITICAL, 2), (logging.ERROR, 3), (logging.WARNING, 4), (logging.INFO, 6))
@@ -23,6 +24,8 @@ _DEBUG = 7
 
 SHELL_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
 JOURNAL_FORMAT = "%(levelname)s %(name)s: %(message)s"
+# Where journald's native socket is, when not where systemd puts it.
+SOCKET_VARIABLE = "DEALER_STATION_JOURNAL_SOCKET"
 
 
 def syslog_priority(level: int) -> int:
@@ -69,12 +72,14 @@ def setup_logging(level: int | str) -> None:
     # Imported here: the native handler builds on this module's formatter.
     from dealer_station.journald_native import JOURNAL_SOCKET, JournaldHandler
 
+    # Empty: the stream alone (a test that reads the stream, on a machine with journald).
+    native = os.environ.get(SOCKET_VARIABLE, str(JOURNAL_SOCKET))
     handler: logging.Handler
     if not stderr_is_journal():
         handler = logging.StreamHandler()
         handler.setFormatter(logging.Formatter(SHELL_FORMAT))
-    elif JOURNAL_SOCKET.is_socket():
-        handler = JournaldHandler(JOURNAL_SOCKET)
+    elif native and Path(native).is_socket():
+        handler = JournaldHandler(Path(native))
     else:
         handler = logging.StreamHandler()
         handler.setFormatter(JournalFormatter())

@@ -23,6 +23,7 @@ from dealer_station.table_inputs import Alarm, Command, DeviceChange
 from dealer_station.wheel_readings import SOURCE_NAMES, WheelReadings
 from drivers.wheel import (
     SENSORS,
+    GameAbandoned,
     LaunchVoid,
     LinesLost,
     WheelEvent,
@@ -103,6 +104,17 @@ class SensorBridge:
                 Alarm("wheel_sensor_lines_lost", f"Wheel sensor: {event.count} line(s) of the "
                       "wheel lost: no number from the sensor until the wheel's record makes "
                       "them good or its next game starts", SOURCE)
+            )
+        elif isinstance(event, GameAbandoned):
+            # Its number will never come: a pit boss must know why the sensor is silent.
+            self.actor.submit(
+                Alarm(
+                    "wheel_game_abandoned",
+                    f"Wheel sensor: the wheel gave up game {event.game} without a number "
+                    "(it restarted, went idle or started another game): no number from "
+                    "the sensor for it",
+                    SOURCE,
+                )
             )
         elif isinstance(event, WheelRestarted):
             self.actor.submit(

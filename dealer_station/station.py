@@ -181,13 +181,21 @@ class Station:
                         think_seconds=robot.think_seconds,
                     )
                     tasks.append(asyncio.create_task(croupier.run(), name=f"croupier {tid}"))
-            tasks.append(asyncio.create_task(sdnotify.run_watchdog(), name="watchdog"))
-            tasks.append(asyncio.create_task(serve_http(self), name="http"))
+            listening = asyncio.Event()
+            http = asyncio.create_task(serve_http(self, listening=listening), name="http")
+            tasks.append(http)
             digests = publish_daily(
                 self.journal, self.publishers, self.config.studio, self.config.station
             )
             tasks.append(asyncio.create_task(digests, name="journal digest"))
+            # Ready is ready to be asked: a probe that follows READY=1 finds the API.
+            heard = asyncio.create_task(listening.wait())
+            await asyncio.wait([heard, http], return_when=asyncio.FIRST_COMPLETED)
+            heard.cancel()
+            if http.done():
+                http.result()  # it could not listen: no READY=1, the start fails
             sdnotify.ready()
+            tasks.append(asyncio.create_task(sdnotify.run_watchdog(), name="watchdog"))
             sdnotify.status(f"{len(self.actors)} tables running")
             log.info("station %s running %s", self.config.station, ", ".join(self.actors))
             self._serving = True

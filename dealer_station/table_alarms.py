@@ -2,7 +2,8 @@
 
 An alarm is raised by a round event (``alarm``) and stays on the table's state
 until what it asks for is done: a card taken answers a card alarm, a device
-back online its offline alarm, a settled round every alarm of the round. The
+back online its offline alarm, a settled round every alarm of the round, a
+config reloaded the refusal of an earlier one. The
 same code raised again replaces the one before (the newest words and time).
 """
 
@@ -33,6 +34,13 @@ class TableAlarms:
     def answered(self, source: str) -> None:
         """What ``source`` raised is done."""
         self.active = [a for a in self.active if a.source != source]
+
+    def resolved(self, code: str) -> bool:
+        """The alarm ``code`` is done with; whether it was raised."""
+        kept = [a for a in self.active if a.code != code]
+        done = len(kept) != len(self.active)
+        self.active = kept
+        return done
 
     def clear(self) -> None:
         self.active = []

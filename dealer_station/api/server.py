@@ -26,6 +26,15 @@ ACCEPT_BACKLOG = 64
 
 
 class _Server(uvicorn.Server):
+    def __init__(self, config: uvicorn.Config, listening: asyncio.Event | None) -> None:
+        super().__init__(config)
+        self.listening = listening
+
+    async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+        await super().startup(sockets=sockets)
+        if self.started and self.listening is not None:
+            self.listening.set()
+
     @contextlib.contextmanager
     def capture_signals(self) -> Iterator[None]:
         # The station owns SIGTERM and SIGINT and stops the HTTP server itself.
@@ -44,9 +53,12 @@ def urls(station: Station) -> dict[str, str]:
     return out
 
 
-async def serve_http(station: Station, sock: socket.socket | None = None) -> None:
+async def serve_http(
+    station: Station, sock: socket.socket | None = None, listening: asyncio.Event | None = None
+) -> None:
     """Serve until cancelled; then close connections and return. ``sock``: a
-    socket already bound (tests bind port 0 and read the port back)."""
+    socket already bound (tests bind port 0 and read the port back);
+    ``listening`` is set once connections are taken."""
     http = station.config.http
     config = uvicorn.Config(
         create_app(station),
@@ -68,7 +80,7 @@ async def serve_http(station: Station, sock: socket.socket | None = None) -> Non
         # descriptors a burst takes before the cap closes the surplus.
         backlog=ACCEPT_BACKLOG,
     )
-    server = _Server(config)
+    server = _Server(config, listening)
     for name, url in urls(station).items():
         log.info("%s: %s", name, url)
     serving = asyncio.create_task(server.serve(sockets=[sock] if sock else None))

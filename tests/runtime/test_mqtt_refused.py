@@ -63,69 +63,69 @@ def test_round_events_the_broker_refuses_stay_in_the_outbox_until_its_acl_is_fix
 ) -> None:
     caplog.set_level(logging.ERROR, logger="dealer_station.mqtt_link")
     broker, acl = _acl_broker(tmp_path)
-    broker.start()
-    events = Subscriber(broker.port, "dealer-station/test/bac/round/event")
-    status = Subscriber(broker.port, "dealer-station/test/bac/status")
     mqtt = f'host = "127.0.0.1"\nport = {broker.port}\nusername = "station"\n'
-    try:
-        with (
-            dealt_baccarat(tmp_path / "journal.sqlite3", broker.port, mqtt) as config,
-            StationThread(config) as st,
-        ):
-            acl.write_text(_acl_without_round_events(config))
-            assert broker.process is not None
-            broker.process.send_signal(signal.SIGHUP)
-            st.wait_until(lambda: st.station is not None and "bac" in st.station.publishers)
-            assert st.station is not None
-            station = st.station
-            publisher = station.publishers["bac"]
+    with dealt_baccarat(tmp_path / "journal.sqlite3", broker.port, mqtt) as config:
+        # Before the broker starts: a station that came first would be refused its info.
+        acl.write_text(_acl_without_round_events(config))
+        broker.start()
+        events = Subscriber(broker.port, "dealer-station/test/bac/round/event")
+        status = Subscriber(broker.port, "dealer-station/test/bac/status")
+        try:
+            with StationThread(config) as st:
+                assert broker.process is not None
+                st.wait_until(lambda: st.station is not None and "bac" in st.station.publishers)
+                assert st.station is not None
+                station = st.station
+                publisher = station.publishers["bac"]
 
-            st.wait_until(
-                lambda: st.call(lambda: publisher.link.refusals.get("not_authorized", 0)),
-                timeout=60,
-            )
-            assert st.call(lambda: publisher.acked) == 0  # the first event was refused
-            # Refused on two connections at least: the link came back and was refused again.
-            st.wait_until(lambda: st.call(lambda: publisher.connects) >= 2, timeout=60)
-            assert st.call(lambda: st.actor("bac").msg_seq) > 1
-            assert st.call(lambda: publisher.acked) == 0
-            assert st.call(lambda: station.journal.acked("bac")) == 0
-            assert events.messages == []
-            # The table read offline in between: the broker sent its will.
-            status.wait_for(
-                lambda ms: any(json.loads(m.payload)["detail"] == "last will" for m in ms)
-            )
-            lines = [r.getMessage() for r in caplog.records]
-            refused = [line for line in lines if "refused the publish" in line]
-            assert refused
-            assert all(
-                f"127.0.0.1:{broker.port}" in line
-                and "dealer-station/test/bac/round/event" in line
-                and "Not authorized" in line
-                for line in refused
-            )
-            # Once per connection, not once per message.
-            assert len(refused) <= st.call(lambda: publisher.connects)
-            assert sum(st.call(lambda: dict(publisher.link.refusals)).values()) >= len(refused)
+                st.wait_until(
+                    lambda: st.call(lambda: publisher.link.refusals.get("not_authorized", 0)),
+                    timeout=60,
+                )
+                assert st.call(lambda: publisher.acked) == 0  # the first event was refused
+                # Refused on two connections at least: the link came back and was refused again.
+                st.wait_until(lambda: st.call(lambda: publisher.connects) >= 2, timeout=60)
+                assert st.call(lambda: st.actor("bac").msg_seq) > 1
+                assert st.call(lambda: publisher.acked) == 0
+                assert st.call(lambda: station.journal.acked("bac")) == 0
+                assert events.messages == []
+                # The table read offline in between: the broker sent its will.
+                status.wait_for(
+                    lambda ms: any(json.loads(m.payload)["detail"] == "last will" for m in ms)
+                )
+                lines = [r.getMessage() for r in caplog.records]
+                refused = [line for line in lines if "refused the publish" in line]
+                assert refused
+                assert all(
+                    f"127.0.0.1:{broker.port}" in line
+                    and "dealer-station/test/bac/round/event" in line
+                    and "Not authorized" in line
+                    for line in refused
+                )
+                # Once per connection, not once per message.
+                assert len(refused) <= st.call(lambda: publisher.connects)
+                assert sum(st.call(lambda: dict(publisher.link.refusals)).values()) >= len(refused)
 
-            def scrape() -> str:
-                feeds = {"bac": TableFeed(station.actors["bac"], station.journal, {})}
-                return generate_latest(registry_for(station, feeds)).decode()
+                def scrape() -> str:
+                    feeds = {"bac": TableFeed(station.actors["bac"], station.journal, {})}
+                    return generate_latest(registry_for(station, feeds)).decode()
 
-            counted = value(st.call(scrape), REFUSED, table="bac", reason="not_authorized")
-            assert counted >= len(refused)
+                counted = value(st.call(scrape), REFUSED, table="bac", reason="not_authorized")
+                assert counted >= len(refused)
 
-            acl.write_text(READERS + station_acl(config, "station.toml"))
-            broker.process.send_signal(signal.SIGHUP)
-            last = st.call(lambda: st.actor("bac").msg_seq)
-            st.wait_until(lambda: st.call(lambda: station.journal.acked("bac")) >= last, timeout=60)
-            events.wait_for(
-                lambda ms: {json.loads(m.payload)["seq"] for m in ms} >= set(range(1, last + 1))
-            )
-    finally:
-        events.close()
-        status.close()
-        broker.stop()
+                acl.write_text(READERS + station_acl(config, "station.toml"))
+                broker.process.send_signal(signal.SIGHUP)
+                last = st.call(lambda: st.actor("bac").msg_seq)
+                st.wait_until(
+                    lambda: st.call(lambda: station.journal.acked("bac")) >= last, timeout=60
+                )
+                events.wait_for(
+                    lambda ms: {json.loads(m.payload)["seq"] for m in ms} >= set(range(1, last + 1))
+                )
+        finally:
+            events.close()
+            status.close()
+            broker.stop()
 
     first_seen: list[int] = []
     for message in events.messages:

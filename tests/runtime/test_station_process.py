@@ -212,7 +212,9 @@ def test_a_reload_that_changes_the_tables_is_refused_and_the_old_config_kept(
     log_file.touch()
     stream = os.stat(log_file)
     process = station_process(
-        tmp_path, config, tmp_path / "notify", JOURNAL_STREAM=f"{stream.st_dev}:{stream.st_ino}"
+        tmp_path, config, tmp_path / "notify", JOURNAL_STREAM=f"{stream.st_dev}:{stream.st_ino}",
+        # The stream is what is read here, whether this machine runs journald or not.
+        DEALER_STATION_JOURNAL_SOCKET="",
     )
     try:
         manager.until("READY=1")
@@ -226,10 +228,20 @@ def test_a_reload_that_changes_the_tables_is_refused_and_the_old_config_kept(
             timeout=10,
         ).json()
         assert process.poll() is None
+        # The file put right, a reload takes it and its refusal is answered.
+        config.write_text(_auth_config(tmp_path, broker, port, ("Ada", "2222"), ONE_TABLE))
+        _reload(process, manager)
+        assert _pin_login(port, "Ada", "2222") == 200
+        after = httpx.get(
+            f"http://127.0.0.1:{port}/tables/r1/state",
+            headers={"Authorization": f"Bearer {CONSOLE}"},
+            timeout=10,
+        ).json()
     finally:
         _stop(process)
     codes = [alarm["code"] for alarm in state["state"]["alarms"]]
     assert "config_reload_refused" in codes
+    assert "config_reload_refused" not in [a["code"] for a in after["state"]["alarms"]]
     lines = log_file.read_text().splitlines()
     [refusal] = [line for line in lines if "config reload refused" in line]
     assert refusal.startswith("<3>ERROR dealer_station.station: config reload refused: ")

@@ -187,3 +187,23 @@ def test_lines_lost_and_a_restart_of_the_wheel_are_alarms_and_the_record_makes_t
     st.wait_for_step(TABLE, "settled", timeout=10)
     (settled,) = _wheel_inputs(st)
     assert (settled["number"], settled["verdict"]) == (won, "sensor_only")
+
+
+def test_a_game_the_wheel_gives_up_is_an_alarm(wheel: tuple[StationThread, Any]) -> None:
+    """The wheel goes idle with its ball launched: its number never comes, and with
+    the sensor primary a pit boss must know why the sensor says nothing."""
+    st, sim = wheel
+    _at_the_wheel(st, "r1")
+    game = sim.start_game()
+    sim.launch()
+    sim.idle()
+    st.wait_until(
+        lambda: "wheel_game_abandoned" in [a.get("code") for a in _journal(st, "alarm")]
+    )
+    (abandoned,) = [
+        a["message"] for a in _journal(st, "alarm") if a.get("code") == "wheel_game_abandoned"
+    ]
+    assert abandoned == (
+        f"Wheel sensor: the wheel gave up game {game} without a number (it restarted, went "
+        "idle or started another game): no number from the sensor for it"
+    )

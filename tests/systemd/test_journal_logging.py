@@ -17,17 +17,11 @@ from pathlib import Path
 
 import pytest
 
-from dealer_station.logging_setup import syslog_priority
+from dealer_station.logging_setup import SOCKET_VARIABLE, syslog_priority
 
-# The child's argument is where journald's native socket is (a path with no
-# socket: none, as on a machine without journald).
 LOGS = """
 import logging
-import sys
-from pathlib import Path
-from dealer_station import journald_native
 from dealer_station.logging_setup import about, setup_logging
-journald_native.JOURNAL_SOCKET = Path(sys.argv[1])
 setup_logging("DEBUG")
 log = logging.getLogger("dealer_station.test")
 log.debug("a detail")
@@ -48,10 +42,11 @@ def logged(
 ) -> list[str]:
     """The lines the child writes to stderr, a file; ``journal_stream`` is what
     $JOURNAL_STREAM says ("same": the file itself), ``socket_path`` where
-    journald's native socket is (default: nowhere)."""
+    journald's native socket is (default: none, whatever this machine has)."""
     out = tmp_path / "stderr"
     out.touch()
     env = {k: v for k, v in os.environ.items() if k != "JOURNAL_STREAM"}
+    env[SOCKET_VARIABLE] = str(socket_path or "")
     if journal_stream == "same":
         stat = out.stat()
         env["JOURNAL_STREAM"] = f"{stat.st_dev}:{stat.st_ino}"
@@ -59,7 +54,7 @@ def logged(
         env["JOURNAL_STREAM"] = journal_stream
     with out.open("wb") as stderr:
         subprocess.run(
-            [sys.executable, "-c", LOGS, str(socket_path or tmp_path / "no-journald")],
+            [sys.executable, "-c", LOGS],
             env=env,
             stderr=stderr,
             check=True,
