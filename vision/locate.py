@@ -44,6 +44,7 @@ _SHARP = 0.5  # of the ball's brightest that it stands out half a radius inside 
 _SHOULDER = 0.7  # of the ball's brightest: how soon inside its edge it gets there
 _MATCH = 0.1  # of the ball's brightest: a band's misfit away from the ball, at most
 _AGREE = 0.25  # of a radius: the middle of two edges this near where the sharper puts it
+_BEYOND = 0.05  # of the ball's brightest: it shows beyond a fret it ends at
 _POCKET = 2 * math.pi / POCKET_COUNT
 
 
@@ -250,22 +251,34 @@ class BallLocator:
         run = _run(excess, top, _EDGE * brightest)
         if run is None:
             return None
+        r_ang = r_cols * _STEP
+        for side, end in ((-1, run[0]), (1, run[1])):
+            edge = float(np.interp(end, np.arange(n), self.offsets))
+            for f in frets:
+                if abs(edge - f.theta) > f.half + r_ang:
+                    continue
+                # The ball may lie on a fret as bright as itself: it adds nothing there
+                # (or less than nothing, its dim side), and shows again beyond it, if
+                # only a little (its dim side on a light floor).
+                a, b = f.theta + side * f.half, f.theta + side * (f.half + r_ang)
+                beyond = excess[(self.offsets >= min(a, b)) & (self.offsets <= max(a, b))]
+                if beyond.size and float(beyond.mean()) >= _BEYOND * brightest:
+                    return None
         edges: list[tuple[float, float, int]] = []  # (edge, how soon the ball builds up, side)
         for side, end in ((-1, run[0]), (1, run[1])):
             inside = round(end - side * 0.5 * r_cols)
             if not 0 <= inside < n or excess[inside] < _SHARP * brightest:
                 continue
-            edge = self._edge(excess, end, side, r_cols)
-            if edge is None:
+            found = self._edge(excess, end, side, r_cols)
+            if found is None:
                 continue
             i = round(end)
             while 0 <= i - side < n and i != top and excess[i] < _SHOULDER * brightest:
                 i -= side
-            edges.append((edge, abs(i - end), side))
+            edges.append((found, abs(i - end), side))
         if not edges:
             return None
         edge, _, side = min(edges, key=lambda e: e[1])
-        r_ang = r_cols * _STEP
         near, far = edge - side * r_ang, edge - side * (r_ang + blur / 2)
         span = (min(near, far) - _AGREE * r_ang, max(near, far) + _AGREE * r_ang)
         if len(edges) == 2 and _disc(edges[0][0], edges[1][0], r_ang, blur):
