@@ -40,6 +40,11 @@ _WIDTH = (0.75, 1.3)  # a clean ball's half-width over its half-height
 _BOUNDARY_SLACK = math.radians(1.5)  # a fret must lie this near a pocket boundary
 _RADIAL_WINDOW = math.radians(0.5)  # column windows in which the ball's height is measured
 _BAND = (0.01, 0.035)  # rows this far beyond the ball's top and bottom show the frets
+_SHARP = 0.5  # of the ball's brightest that it stands out half a radius inside an edge
+_SHOULDER = 0.7  # of the ball's brightest: how soon inside its edge it gets there
+_MATCH = 0.1  # of the ball's brightest: a band's misfit away from the ball, at most
+_AGREE = 0.25  # of a radius: the middle of two edges this near where the sharper puts it
+_BEYOND = 0.05  # of the ball's brightest: it shows beyond a fret it ends at
 _POCKET = 2 * math.pi / POCKET_COUNT
 
 
@@ -144,7 +149,16 @@ class BallLocator:
             across = wall is None or side * (edge - wall.theta) > wall.half + _FRET_SLACK_IN
             ends.append(self._edge(profile, end, side, r_cols) if across else None)
         left, right = (None if w is not None else e for e, w in zip(ends, walls, strict=True))
-        if walls[0] is not None and walls[1] is not None:
+        beside = None
+        if walls[0] is not None or walls[1] is not None:
+            # A fret merges with the ball's edge in the profile; above and below the ball
+            # it shows as it is, so what the ball adds to it tells where the ball ends.
+            bands = self._bands(grey, row, half_height)
+            if bands:
+                beside = self._beside(profile, bands, rough, r_cols, blur, theta, zero, frets)
+        if beside is not None:
+            centre = beside
+        elif walls[0] is not None and walls[1] is not None:
             if abs(walls[1].theta - walls[0].theta - _POCKET) > _BOUNDARY_SLACK:
                 return None
             if not smear:
@@ -197,6 +211,95 @@ class BallLocator:
         crossing = i + side * (profile[i] - level) / (profile[i] - profile[j])
         return float(np.interp(crossing, np.arange(n), self.offsets))
 
+    def _beside(
+        self,
+        profile: FloatArray,
+        bands: list[FloatArray],
+        rough: tuple[float, float],
+        r_cols: float,
+        blur: float,
+        theta: float,
+        zero: float,
+        frets: list[_Fret],
+    ) -> float | None:
+        """The centre of a ball that meets a fret, from what it adds to the frets and floor
+        as they show just above or below it; None where neither band shows them as they
+        are along the ball's centre rows, or no edge of the ball stands out there.
+
+        A ball is lit from one side: its dim side fades into the floor (its edge found
+        too far in) and may add nothing to a bright fret. The middle of its two edges is
+        taken where it lies a radius in from the sharper edge (the ball builds up to
+        most of its brightness soonest inside it), or up to half the rotor's turn in a
+        frame interval (`blur`) further, if a long shutter smeared it; otherwise that
+        range, whose end nearer a fret is taken, and the fret itself if the range
+        reaches it, so that a ball which may lie by a fret is judged as if it did.
+        """
+        n = len(profile)
+        lo, hi = max(0, math.floor(rough[0])), min(n, math.ceil(rough[1]) + 1)
+        if hi - lo < 2:
+            return None
+        clear = np.ones(n, dtype=bool)
+        clear[lo:hi] = False
+        if clear.sum() < _FLOOR_REACH / _STEP:
+            return None
+        # The band that shows the frets and floor as the centre rows do away from the ball.
+        excess = min((profile - band for band in bands), key=lambda e: np.median(np.abs(e[clear])))
+        top = lo + int(np.argmax(excess[lo:hi]))
+        brightest = float(excess[top])
+        if brightest < _MIN_BALL or np.median(np.abs(excess[clear])) > _MATCH * brightest:
+            return None
+        run = _run(excess, top, _EDGE * brightest)
+        if run is None:
+            return None
+        r_ang = r_cols * _STEP
+        for side, end in ((-1, run[0]), (1, run[1])):
+            edge = float(np.interp(end, np.arange(n), self.offsets))
+            for f in frets:
+                if abs(edge - f.theta) > f.half + r_ang:
+                    continue
+                # The ball may lie on a fret as bright as itself: it adds nothing there
+                # (or less than nothing, its dim side), and shows again beyond it, if
+                # only a little (its dim side on a light floor).
+                a, b = f.theta + side * f.half, f.theta + side * (f.half + r_ang)
+                beyond = excess[(self.offsets >= min(a, b)) & (self.offsets <= max(a, b))]
+                if beyond.size and float(beyond.mean()) >= _BEYOND * brightest:
+                    return None
+        edges: list[tuple[float, float, int]] = []  # (edge, how soon the ball builds up, side)
+        for side, end in ((-1, run[0]), (1, run[1])):
+            inside = round(end - side * 0.5 * r_cols)
+            if not 0 <= inside < n or excess[inside] < _SHARP * brightest:
+                continue
+            found = self._edge(excess, end, side, r_cols)
+            if found is None:
+                continue
+            i = round(end)
+            while 0 <= i - side < n and i != top and excess[i] < _SHOULDER * brightest:
+                i -= side
+            edges.append((found, abs(i - end), side))
+        if not edges:
+            return None
+        edge, _, side = min(edges, key=lambda e: e[1])
+        near, far = edge - side * r_ang, edge - side * (r_ang + blur / 2)
+        span = (min(near, far) - _AGREE * r_ang, max(near, far) + _AGREE * r_ang)
+        if len(edges) == 2 and _disc(edges[0][0], edges[1][0], r_ang, blur):
+            middle = (edges[0][0] + edges[1][0]) / 2
+            if span[0] <= middle <= span[1]:
+                return middle
+        span = (min(near, far), max(near, far))
+        walls = [f.theta for f in frets] + self._boundaries(theta, zero, span)
+        reached = [w for w in walls if span[0] <= w <= span[1]]
+        if reached:
+            return min(reached, key=lambda w: abs(w - (near + far) / 2))
+        return min(span, key=lambda x: min(abs(x - w) for w in walls))
+
+    def _boundaries(self, theta: float, zero: float, span: tuple[float, float]) -> list[float]:
+        """Patch angles of the pocket boundaries the pattern puts nearest either end of `span`."""
+        out = []
+        for x in span:
+            k = round((theta + x - zero) / _POCKET - 0.5)
+            out.append(x + ((k + 0.5) * _POCKET - (theta + x - zero)))
+        return out
+
     def _patch(
         self, frame: npt.NDArray[np.uint8], theta: float, rho: float, offset: tuple[float, float]
     ) -> FloatArray:
@@ -246,6 +349,20 @@ class BallLocator:
         usual = float(np.median([f[1] for f in found]))
         return max((f for f in found if f[1] <= _TALLEST * usual), key=lambda f: f[1])
 
+    def _bands(self, grey: FloatArray, row: float, half_height: float) -> list[FloatArray]:
+        """The mean rows of the bands just beyond the ball's top and bottom: the frets and
+        the pocket floor as they are by the ball, where it does not cover them."""
+        rows = grey.shape[0]
+        k = half_height / _RHO_STEP
+        bands: list[FloatArray] = []
+        for sign in (-1, 1):
+            a = round(row + sign * (k + _BAND[0] / _RHO_STEP))
+            b = round(row + sign * (k + _BAND[1] / _RHO_STEP))
+            lo, hi = max(0, min(a, b)), min(rows, max(a, b) + 1)
+            if hi - lo >= 2:
+                bands.append(grey[lo:hi].mean(axis=0))
+        return bands
+
     def _frets(
         self,
         grey: FloatArray,
@@ -257,16 +374,8 @@ class BallLocator:
     ) -> list[_Fret]:
         """Frets in the bands just beyond the ball's top and bottom, at pocket boundaries,
         up to `smear` wider than a fret can be (smeared along the angle with the rotor)."""
-        rows = grey.shape[0]
-        k = half_height / _RHO_STEP
         frets: list[_Fret] = []
-        for sign in (-1, 1):
-            a = round(row + sign * (k + _BAND[0] / _RHO_STEP))
-            b = round(row + sign * (k + _BAND[1] / _RHO_STEP))
-            lo, hi = max(0, min(a, b)), min(rows, max(a, b) + 1)
-            if hi - lo < 2:
-                continue
-            band = grey[lo:hi].mean(axis=0)
+        for band in self._bands(grey, row, half_height):
             base = float(np.median(band))
             bright = band >= base + max(_FRET_CONTRAST, 0.5 * (float(band.max()) - base))
             for start, stop in _true_runs(bright):

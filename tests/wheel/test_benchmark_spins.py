@@ -8,6 +8,7 @@ from support.spin_verdicts import first_verdict
 
 from vision.observations import NoResult, SpinResult
 from vision.render import make_spin
+from vision.render.motion import Scenario
 
 
 def test_a_long_shutter_ball_on_a_fret_is_refused_not_read_in_the_next_pocket() -> None:
@@ -54,3 +55,46 @@ def test_a_rim_glint_below_the_track_does_not_hold_the_ball_up_there() -> None:
     verdict = first_verdict(make_spin(70006, resolution=(320, 240), fps=25.0, look_name="photo"))
     assert isinstance(verdict, SpinResult)
     assert verdict.number == 18
+
+
+def test_a_long_shutter_ball_resting_against_a_fret_is_read() -> None:
+    """Seed 70013 in `motion_blur` (640x480, 25 fps, exposure 0.47 of the frame): the
+    ball rests in 25, 0.17 pocket from its centre. Smeared with the rotor into both
+    smeared frets of its pocket, it was put at the end of the range that lets it reach
+    both, 1.3 deg from a fret: refused `ball_on_fret`. Its lit side stands out against
+    the fret as the fret shows above and below it."""
+    verdict = first_verdict(
+        make_spin(70013, resolution=(640, 480), fps=25.0, look_name="motion_blur")
+    )
+    assert isinstance(verdict, SpinResult)
+    assert verdict.number == 25
+
+
+def test_a_faint_ball_touching_a_fret_is_read() -> None:
+    """Seed 70012 in `low_contrast` (960x540, 30 fps): the ball rests in 30, 0.2 pocket
+    from its centre, touching a fret. Its edge merged with the fret's in the profile,
+    and its dim side faded into the light floor: its centre was put a radius in from
+    that side, 1.4 deg from the fret, refused `ball_on_fret`."""
+    verdict = first_verdict(
+        make_spin(70012, resolution=(960, 540), fps=30.0, look_name="low_contrast")
+    )
+    assert isinstance(verdict, SpinResult)
+    assert verdict.number == 30
+
+
+def test_a_ball_on_a_fret_as_bright_as_itself_is_not_read_beside_it() -> None:
+    """Seed 90001 in `plain` with the ball on a fret (640x480, 25 fps): the ball lies on
+    the fret between two pockets, 0.03 pocket off it, and adds nothing to the fret
+    where it covers it. Seen as a ball ending at the fret, with the rest of it beyond
+    the fret left out, it was read as 29, the pocket beside the fret."""
+    verdict = first_verdict(
+        make_spin(
+            90001,
+            Scenario.BALL_ON_FRET,
+            resolution=(640, 480),
+            fps=25.0,
+            look_name="plain",
+        )
+    )
+    assert isinstance(verdict, NoResult)
+    assert verdict.reason.value == "ball_on_fret"
