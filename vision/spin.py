@@ -336,6 +336,12 @@ class SpinTracker:
                 ball = spot
         else:
             ball = self._follow_on_rotor(seen, rotor, t)
+        if ball is None and self.phase is Phase.LAUNCHED:
+            pts = self._launch_run(t, seen, rotor, before)
+            if pts is not None:
+                # What launched was not the ball (a hand, a glint): this goes round as a
+                # launched ball does, where the launch's course does not go.
+                return self._unlaunch(frame, t) + self._launch(pts, frame, t)
         self.ball = ball
         if ball is None:
             if t - self._last_seen >= self.p.lost_seconds:
@@ -363,10 +369,17 @@ class SpinTracker:
         # After a spin the ball must first have left the track (at rest, or picked up).
         if not self._armed:
             return []
+        pts = self._launch_run(t, seen, rotor, before)
+        return [] if pts is None else self._launch(pts, frame, t)
+
+    def _launch_run(
+        self, t: float, seen: Sightings, rotor: RotorState, before: float
+    ) -> list[_TrackPoint] | None:
+        """The sightings of a launch, if this frame's makes one."""
         ball = seen.track if seen.track is not None else seen.faint
         if ball is None or ball.rho <= _TRACK_RHO:
             self._faint_run.clear()
-            return []
+            return None
         point = _TrackPoint(t, ball.theta, ball.rho, rotor.zero, rotor.speed, before)
         run = self._faint_run
         if run and run[-1].t != before:
@@ -383,8 +396,9 @@ class SpinTracker:
                 pts = list(c)[-_LAUNCH_SIGHTINGS:]
         if pts is None and len(run) == _FAINT_RUN and _launches(list(run)):
             pts = list(run)
-        if pts is None:
-            return []
+        return pts
+
+    def _launch(self, pts: list[_TrackPoint], frame: int, t: float) -> list[Observation]:
         self.spin += 1
         self._reset_spin()
         self._launch_t = t
@@ -396,7 +410,7 @@ class SpinTracker:
         self._release_pocket = _release_pocket(list(self._recent), pts)
         self._last_seen = t
         self._candidates.clear()
-        run.clear()
+        self._faint_run.clear()
         self.phase = Phase.IDLE
         return self._to(Phase.LAUNCHED, frame, t)
 
