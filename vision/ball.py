@@ -33,6 +33,13 @@ _MIN_CONTRAST = 10.0
 _NOISE_FACTOR = 3.0
 _TRACK_NOISE_FACTOR = 3.0 * 0.6
 _ROTOR_CANDIDATES = 4
+# A faint ball on the track (a dim ball under studio light, a fast one smeared by a long
+# shutter) stands this fraction of the threshold above what is there: alone, one such
+# spot proves nothing (the best of a whole ring of noise is as strong), so the tracker
+# takes it only where the ball's course puts it, or as one of a long steady run.
+_FAINT = 0.45
+# ... and is looked for clear of the rotor's rim, whose turning edge outshines it there.
+_FAINT_RHO = 1.12
 _STREAK = 3  # a streak this many ball widths long
 # The noise in a streak-long average is this fraction of that in a ball-sized one (not
 # 1/sqrt(3): compression and the blur make neighbouring pixels' noise alike).
@@ -55,6 +62,9 @@ class Sightings:
 
     track: BallSighting | None
     rotor: tuple[BallSighting, ...]  # best first, at least three ball widths apart
+    # The best spot off the rotor when none reached the threshold, if it reached `_FAINT`
+    # of it: a faint ball, or noise.
+    faint: BallSighting | None = None
 
 
 def shift_columns(a: FloatArray, bins: float) -> FloatArray:
@@ -76,6 +86,7 @@ class BallFinder:
         # The rotor's blurred rim reaches a little past its edge, and passing markings
         # there are new to the still picture: off-rotor candidates start beyond it.
         self.track_row = int(np.searchsorted(grid.rhos, _RIM_RHO))
+        self.faint_row = int(np.searchsorted(grid.rhos, _FAINT_RHO))
         self.tau = background_seconds
         self.memory = memory_seconds
         deg_per_bin = 360.0 / grid.bins
@@ -120,8 +131,12 @@ class BallFinder:
         blob, centre = self._blobs(score, w)
         threshold = max(_MIN_CONTRAST, _NOISE_FACTOR * noise)
         track_threshold = max(_MIN_CONTRAST, _TRACK_NOISE_FACTOR * noise)
-        track = self._pick(
-            score, blob, centre, track_threshold, self.track_row, len(self.grid.rhos)
+        rows = len(self.grid.rhos)
+        track = self._pick(score, blob, centre, track_threshold, self.track_row, rows)
+        faint = (
+            None
+            if track is not None
+            else self._pick(score, blob, centre, _FAINT * track_threshold, self.faint_row, rows)
         )
         on_rotor: list[BallSighting] = []
         for _ in range(_ROTOR_CANDIDATES):
@@ -136,7 +151,7 @@ class BallFinder:
         self.still += alpha * (w / gain - self.still)
         if learn_rotor:
             self._learn_rotor(w, rotor_bins, gain, 1.0 - math.exp(-dt / self.memory))
-        return Sightings(track, tuple(on_rotor))
+        return Sightings(track, tuple(on_rotor), faint)
 
     def _learn_rotor(
         self, w: FloatArray, rotor_bins: float | None, gain: float, sink: float

@@ -66,6 +66,9 @@ _ANGLE_SLACK = math.radians(4.0)  # a sighting's angle error, at most
 # until the next one confirms it: a ghost in the window would otherwise move the ball.
 _DIRECT_WINDOW = math.pi / 2
 _PAIR_SECONDS = 0.25  # a held sighting is confirmed only by one this soon after it
+# A launch seen only faintly (`Sightings.faint`) needs this many sightings in a row, each
+# the frame after the last, going round steadily along one track.
+_FAINT_RUN = 6
 
 
 def _direction(sign: int) -> str | None:
@@ -128,6 +131,8 @@ class SpinTracker:
         self.spin = 0
         self.phase = Phase.IDLE
         self._candidates: deque[_TrackPoint] = deque(maxlen=6)
+        # Faint sightings too, frame after frame: a launch the threshold missed.
+        self._faint_run: deque[_TrackPoint] = deque(maxlen=_FAINT_RUN)
         # The last track sightings while no spin is in play: where the croupier's hand was.
         self._recent: deque[_TrackPoint] = deque(maxlen=_RECENT_SIGHTINGS)
         self._frame_t = -math.inf  # the previous frame's time
@@ -168,6 +173,9 @@ class SpinTracker:
         # Track sightings the ball's course did not explain, kept until three of them
         # go round as the ball does (then the ball is found again) or grow old.
         self._held: list[tuple[float, BallSighting]] = []
+        # Track sightings, faint ones too, in the frames after one another since the
+        # ball was last found: `_FAINT_RUN` of them going round as it does find it again.
+        self._faint_held: list[tuple[float, BallSighting]] = []
 
     @property
     def revolutions(self) -> float:
@@ -299,7 +307,7 @@ class SpinTracker:
             self._armed = True
         self.ball = seen.track or next(iter(seen.rotor), None)
         if not self.in_play:
-            return self._wait_for_launch(frame, t, seen.track, rotor, before)
+            return self._wait_for_launch(frame, t, seen, rotor, before)
         if self.phase is Phase.LAUNCHED and t - self._launch_t >= _CONFIRM_SECONDS:
             # Never seen going round: not a launch (a hand, a glint). No spin to judge.
             return self._unlaunch(frame, t)
@@ -321,8 +329,19 @@ class SpinTracker:
                 # Below its track the ball is falling, and the rotor's rim glints there
                 # too: of the two, the brighter is the ball.
                 ball = down
+            if ball is None and seen.faint is not None and self._faint_goes_on(seen.faint, t):
+                ball = seen.faint
+            spot = seen.track or seen.faint
+            if ball is None and spot is not None and self._found_in_a_run(spot, t, before):
+                ball = spot
         else:
             ball = self._follow_on_rotor(seen, rotor, t)
+        if ball is None and self.phase is Phase.LAUNCHED:
+            pts = self._launch_run(t, seen, rotor, before)
+            if pts is not None:
+                # What launched was not the ball (a hand, a glint): this goes round as a
+                # launched ball does, where the launch's course does not go.
+                return self._unlaunch(frame, t) + self._launch(pts, frame, t)
         self.ball = ball
         if ball is None:
             if t - self._last_seen >= self.p.lost_seconds:
@@ -345,37 +364,41 @@ class SpinTracker:
         return self._on_rotor(frame, t, rotor, ball, rivals, read_pocket)
 
     def _wait_for_launch(
-        self, frame: int, t: float, ball: BallSighting | None, rotor: RotorState, before: float
+        self, frame: int, t: float, seen: Sightings, rotor: RotorState, before: float
     ) -> list[Observation]:
-        if ball is None or ball.rho <= _TRACK_RHO:
-            return []
         # After a spin the ball must first have left the track (at rest, or picked up).
         if not self._armed:
             return []
-        c = self._candidates
-        if c and t - c[-1].t > 0.25:
-            c.clear()
+        pts = self._launch_run(t, seen, rotor, before)
+        return [] if pts is None else self._launch(pts, frame, t)
+
+    def _launch_run(
+        self, t: float, seen: Sightings, rotor: RotorState, before: float
+    ) -> list[_TrackPoint] | None:
+        """The sightings of a launch, if this frame's makes one."""
+        ball = seen.track if seen.track is not None else seen.faint
+        if ball is None or ball.rho <= _TRACK_RHO:
+            self._faint_run.clear()
+            return None
         point = _TrackPoint(t, ball.theta, ball.rho, rotor.zero, rotor.speed, before)
-        c.append(point)
-        self._recent.append(point)
-        if len(c) < _LAUNCH_SIGHTINGS:
-            return []
-        pts = list(c)[-_LAUNCH_SIGHTINGS:]
-        speeds = [
-            wrap(b.theta - a.theta) / max(1e-6, b.t - a.t) / (2 * math.pi)
-            for a, b in itertools.pairwise(pts)
-        ]
-        if not all(_MIN_TRACK_RPS <= abs(s) <= _MAX_TRACK_RPS for s in speeds):
-            return []
-        if len({int(np.sign(s)) for s in speeds}) != 1:
-            return []
-        # A launched ball slows down gently; a hand or sleeve leaving the bowl does not
-        # move at one speed.
-        if max(abs(s) for s in speeds) > _LAUNCH_SPEED_RATIO * min(abs(s) for s in speeds):
-            return []
-        # ... and keeps to its track, where a hand moves in or out.
-        if max(p.rho for p in pts) - min(p.rho for p in pts) > _LAUNCH_RHO_SPREAD:
-            return []
+        run = self._faint_run
+        if run and run[-1].t != before:
+            run.clear()
+        run.append(point)
+        pts: list[_TrackPoint] | None = None
+        if seen.track is not None:
+            c = self._candidates
+            if c and t - c[-1].t > 0.25:
+                c.clear()
+            c.append(point)
+            self._recent.append(point)
+            if len(c) >= _LAUNCH_SIGHTINGS and _launches(list(c)[-_LAUNCH_SIGHTINGS:]):
+                pts = list(c)[-_LAUNCH_SIGHTINGS:]
+        if pts is None and len(run) == _FAINT_RUN and _launches(list(run)):
+            pts = list(run)
+        return pts
+
+    def _launch(self, pts: list[_TrackPoint], frame: int, t: float) -> list[Observation]:
         self.spin += 1
         self._reset_spin()
         self._launch_t = t
@@ -386,7 +409,8 @@ class SpinTracker:
         self._track_rhos = [p.rho for p in pts]
         self._release_pocket = _release_pocket(list(self._recent), pts)
         self._last_seen = t
-        c.clear()
+        self._candidates.clear()
+        self._faint_run.clear()
         self.phase = Phase.IDLE
         return self._to(Phase.LAUNCHED, frame, t)
 
@@ -473,6 +497,39 @@ class SpinTracker:
         self._held = run[-(_LAUNCH_SIGHTINGS - 1) :]
         if len(run) < _LAUNCH_SIGHTINGS or not self._bridge(run):
             return False
+        self._held.clear()
+        return True
+
+    def _faint_goes_on(self, ball: BallSighting, t: float) -> bool:
+        """Is this faint spot the ball going on round? Only where its course puts it
+        now, on its track: right after the last sighting, in a narrow window."""
+        usual = self._usual_track_rho()
+        track = usual if usual is not None else float(np.median(self._track_rhos))
+        if ball.rho <= _TRACK_RHO or abs(ball.rho - track) > _LAUNCH_RHO_SPREAD:
+            return False
+        dt = t - self._theta_t
+        lo, hi = self._window(dt)
+        if dt <= 0 or hi - lo > _DIRECT_WINDOW:
+            return False
+        predicted = self._speed * dt
+        sense = 1.0 if self._speed >= 0 else -1.0
+        along = sense * (wrap(ball.theta - self._theta - predicted) + predicted)
+        return lo <= along <= hi
+
+    def _found_in_a_run(self, spot: BallSighting, t: float, before: float) -> bool:
+        """After a gap, is this spot the last of `_FAINT_RUN` sightings, one a frame,
+        that go round as the ball does? Then its course is joined to them (`_bridge`)."""
+        run = self._faint_held
+        if run and run[-1][0] != before:
+            run.clear()
+        if spot.rho <= _TRACK_RHO:
+            run.clear()
+            return False
+        run.append((t, spot))
+        del run[:-_FAINT_RUN]
+        if len(run) < _FAINT_RUN or not self._steady(run) or not self._bridge(run):
+            return False
+        run.clear()
         self._held.clear()
         return True
 
@@ -790,6 +847,24 @@ class SpinTracker:
             if hits * 2 >= len(run):
                 return wrap(phi - last.phi)
         return None
+
+
+def _launches(pts: list[_TrackPoint]) -> bool:
+    """Sightings that go round at a ball's speed, one way, steadily, along one track."""
+    speeds = [
+        wrap(b.theta - a.theta) / max(1e-6, b.t - a.t) / (2 * math.pi)
+        for a, b in itertools.pairwise(pts)
+    ]
+    if not all(_MIN_TRACK_RPS <= abs(s) <= _MAX_TRACK_RPS for s in speeds):
+        return False
+    if len({int(np.sign(s)) for s in speeds}) != 1:
+        return False
+    # A launched ball slows down gently; a hand or sleeve leaving the bowl does not
+    # move at one speed ...
+    if max(abs(s) for s in speeds) > _LAUNCH_SPEED_RATIO * min(abs(s) for s in speeds):
+        return False
+    # ... and keeps to its track, where a hand moves in or out.
+    return max(p.rho for p in pts) - min(p.rho for p in pts) <= _LAUNCH_RHO_SPREAD
 
 
 def _mean_angle(angles: list[float]) -> float:
