@@ -45,6 +45,7 @@ _SHOULDER = 0.7  # of the ball's brightest: how soon inside its edge it gets the
 _MATCH = 0.1  # of the ball's brightest: a band's misfit away from the ball, at most
 _AGREE = 0.25  # of a radius: the middle of two edges this near where the sharper puts it
 _BEYOND = 0.05  # of the ball's brightest: it shows beyond a fret it ends at
+_DIM_REACH = 0.5  # of a radius beyond a fret's far side: how far a dim side on it is looked for
 _POCKET = 2 * math.pi / POCKET_COUNT
 
 
@@ -232,7 +233,8 @@ class BallLocator:
         most of its brightness soonest inside it), or up to half the rotor's turn in a
         frame interval (`blur`) further, if a long shutter smeared it; otherwise that
         range, whose end nearer a fret is taken, and the fret itself if the range
-        reaches it, so that a ball which may lie by a fret is judged as if it did.
+        reaches it, so that a ball which may lie by a fret is judged as if it did. A ball
+        whose dim side hides a fret it meets, darker than it, lies across it: on the fret.
         """
         n = len(profile)
         lo, hi = max(0, math.floor(rough[0])), min(n, math.ceil(rough[1]) + 1)
@@ -264,6 +266,18 @@ class BallLocator:
                 beyond = excess[(self.offsets >= min(a, b)) & (self.offsets <= max(a, b))]
                 if beyond.size and float(beyond.mean()) >= _BEYOND * brightest:
                     return None
+                # A ball whose dim side is darker than the fret (a grey ball, a light
+                # fret) hides the fret: where the ball's rows stay darker than the fret
+                # and floor from the fret's middle to beyond its far side, by more than
+                # the bands' misfit away from the ball allows, its dim side lies across
+                # the fret and its lit side before it. The lit side alone, taken for the
+                # ball, put it about a radius into the pocket it only half lies in.
+                c = f.theta + side * (f.half + _DIM_REACH * r_ang)
+                dim = excess[
+                    (self.offsets >= min(f.theta, c)) & (self.offsets <= max(f.theta, c))
+                ]
+                if dim.size and float(dim.mean()) <= -_MATCH * brightest:
+                    return f.theta
         edges: list[tuple[float, float, int]] = []  # (edge, how soon the ball builds up, side)
         for side, end in ((-1, run[0]), (1, run[1])):
             inside = round(end - side * 0.5 * r_cols)

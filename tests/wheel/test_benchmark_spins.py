@@ -125,3 +125,22 @@ def test_a_hand_taken_for_the_launch_gives_way_to_the_ball_going_round() -> None
     assert isinstance(verdict, SpinResult)
     assert verdict.number == 23
     assert verdict.facts.ball_revolutions <= 4.88  # the truth: never more
+
+
+def test_a_grey_ball_on_a_light_fret_is_not_read_beside_it() -> None:
+    """Seed 90001 in `low_contrast` with the ball on a fret (640x480, 25 fps): the grey
+    ball lies on the fret between 18 and 29, 0.03 pocket off it on the side of 29, its
+    dim side darker than the fret and hiding it. Only its lit side stands out above the
+    light floor: taken for the whole ball, it put the ball 2.4 deg from the fret, and
+    the spin was read as 29 (confidence 0.72)."""
+    verdict = first_verdict(
+        make_spin(
+            90001,
+            Scenario.BALL_ON_FRET,
+            resolution=(640, 480),
+            fps=25.0,
+            look_name="low_contrast",
+        )
+    )
+    assert isinstance(verdict, NoResult)
+    assert verdict.reason.value == "ball_on_fret"
