@@ -63,6 +63,9 @@ DEMO_TABLES = 3  # baccarat, blackjack, roulette
 # Where the demo says its broker is (it picks a free port): host, port, topic prefix.
 BROKER = re.compile(r"watch MQTT  mosquitto_sub -h (\S+) -p (\d+) -t '([^']+)/#'")
 STEP_TIMEOUT = 3600.0
+# A stopping station first lets its rounds in play settle (drain_seconds, 120 s):
+# the demo gets what the unit gives the station (TimeoutStopSec=).
+DEMO_STOP_TIMEOUT = 150.0
 # Under qemu, on a shared machine: 30 min when measured, with room for a loaded day.
 RULES_TESTS_TIMEOUT = 2 * 3600.0
 VENV = "/opt/dealer-station/venv"
@@ -605,11 +608,12 @@ def run_demo(place: Place, timings: Timings) -> dict[str, str]:
                 # Not Popen.send_signal: its poll() would reap the demo, and with it
                 # the CPU account that only wait4 gives.
                 os.kill(demo.pid, signal.SIGINT)
-            cpu = place.finish(demo, 30)
+            cpu = place.finish(demo, DEMO_STOP_TIMEOUT)
     clock = time.monotonic() - started
     if cpu is None:
         raise CheckFailed(
-            f"{place.name}: the demo did not stop in 30 s on SIGINT: killed, see {log}"
+            f"{place.name}: the demo did not stop in {DEMO_STOP_TIMEOUT:.0f} s on SIGINT: "
+            f"killed, see {log}"
         )
     assert watch is not None and online is not None
     timings.add("demo: start to online", place, Figure(online, None))
