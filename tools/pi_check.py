@@ -3,7 +3,7 @@ mmdebstrap, run through qemu-user's binfmt handler, where the station is
 installed from requirements/station.lock and run; each step is timed there and
 natively, for the slowdown (systemd/README.md, "Check on arm64 before a Pi").
 
-    ./dev pi-check            # the whole check, as root (minutes; the root is cached)
+    ./dev pi-check            # the whole check, as root (an hour or more; the root is cached)
     ./dev pi-check --quick    # only: the lock holds an aarch64 wheel of every package
 
 The quick part needs no emulation and no root: pip resolves the lock for a
