@@ -40,8 +40,9 @@ PI_ROOT = CACHE / "pi-root"
 NATIVE = CACHE / "pi-native"
 
 # The root's recipe: a change to any of it builds the root anew. The packages a
-# station needs on a Pi (systemd/README.md step 1), and mosquitto with its
-# client so that the demo goes online and its messages can be read.
+# station needs on a Pi (systemd/README.md step 1), mosquitto for the demo's broker,
+# and its client to read that broker inside the root by hand (the check reads it
+# with this machine's).
 SUITE = "bookworm"
 ARCH = "arm64"
 PACKAGES = (
