@@ -1,7 +1,8 @@
 """The quick part of the arm64 check (``tools/pi-check --quick``): a Pi installs
 requirements/station.lock from wheels, each compiled package's an aarch64 one
 whose hash the lock holds. It asks the package index (no emulation); the whole
-check, under qemu, is run by hand (systemd/README.md, "Check on arm64 before a Pi")."""
+check, under qemu, is run by hand (systemd/README.md, "Check on arm64 before a Pi").
+Its steps' own machinery (timeouts, CPU, the demo's online) is tested natively."""
 
 from __future__ import annotations
 
@@ -9,7 +10,19 @@ import os
 import re
 import subprocess
 import sys
+import time
 from pathlib import Path
+
+import pytest
+
+from tools.pi_check import (
+    DEMO_SECONDS,
+    CheckFailed,
+    Place,
+    Timings,
+    rules_tests_command,
+    run_demo,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 # The station's packages with compiled code (C, C++ or Rust extensions).
@@ -57,3 +70,59 @@ def test_a_package_a_pi_would_build_from_source_is_named(tmp_path: Path) -> None
     run = quick(tmp_path / "station.lock")
     assert run.returncode == 1
     assert "numpy==1.23.1: no wheel for a Pi" in run.stderr
+
+
+def native_place(tmp_path: Path) -> Place:
+    # The project's own venv, which ./dev set up: this machine's side of the check.
+    return Place("native", None, str(ROOT), str(Path(sys.executable).parents[1]), tmp_path)
+
+
+def alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except FileNotFoundError:
+        return False
+    return state != "Z"
+
+
+def test_a_step_past_its_timeout_fails_and_its_every_process_is_killed(tmp_path: Path) -> None:
+    # The shell waits for a child of its own, as pip waits for a build or a
+    # test for its qemu: both must go.
+    sleeper = ["sh", "-c", f"sleep 600 & echo $! > {tmp_path}/child; wait"]
+    place = native_place(tmp_path)
+    with pytest.raises(CheckFailed, match="sleeper was still running after 3 s: stopped"):
+        place.run(Timings(), "sleeper", "sleeper", sleeper, timeout=3)
+    child = int((tmp_path / "child").read_text())
+    # A SIGKILL takes effect soon, not at once.
+    for _ in range(100):
+        if not alive(child):
+            break
+        time.sleep(0.1)
+    assert not alive(child)
+
+
+def test_a_step_counts_the_cpu_of_its_children(tmp_path: Path) -> None:
+    spin = "import time\nwhile time.process_time() < 0.3: pass"
+    timings = Timings()
+    place = native_place(tmp_path)
+    place.run(timings, "spin", "spin", ["sh", "-c", f'"$0" -c "{spin}"', sys.executable], 60)
+    figure = timings.steps["spin"]["native"]
+    assert figure.cpu is not None and figure.cpu >= 0.3
+
+
+def test_the_rules_tests_have_no_per_test_limit_under_emulation_only(tmp_path: Path) -> None:
+    native = native_place(tmp_path)
+    arm64 = Place("arm64", tmp_path / "root", "/src", "/opt/venv", tmp_path)
+    assert "--timeout=0" in rules_tests_command(arm64)
+    assert not any(arg.startswith("--timeout") for arg in rules_tests_command(native))
+
+
+@pytest.mark.slow
+def test_the_demo_goes_online_natively(tmp_path: Path) -> None:
+    timings = Timings()
+    statuses = run_demo(native_place(tmp_path), timings)
+    tables = ("baccarat-1", "blackjack-1", "roulette-1")
+    assert statuses == {f"dealer-station/demo/{table}/status": "online" for table in tables}
+    assert set(timings.steps) == {"demo: start to online", f"demo: {DEMO_SECONDS} s"}
+    whole = timings.steps[f"demo: {DEMO_SECONDS} s"]["native"]
+    assert whole.cpu is not None and whole.cpu > 0
