@@ -48,8 +48,9 @@ async def serve_http(station: Station, sock: socket.socket | None = None) -> Non
     """Serve until cancelled; then close connections and return. ``sock``: a
     socket already bound (tests bind port 0 and read the port back)."""
     http = station.config.http
+    app = create_app(station)
     config = uvicorn.Config(
-        create_app(station),
+        app,
         host=http.host,
         port=http.port,
         log_level="warning",
@@ -81,3 +82,4 @@ async def serve_http(station: Station, sock: socket.socket | None = None) -> Non
         server.should_exit = True
         with contextlib.suppress(SystemExit):
             await serving
+        app.state.context.history.close()
