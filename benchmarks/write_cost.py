@@ -9,9 +9,10 @@ directory) that already holds ``--history`` records of three other tables, as a
 station's does after some hours: bets by distinct players, each journaled and
 fsync'd, sent as before (no precondition, no key), with If-Match's step, with a
 step and a key, and a retry of a key already answered. Prints microseconds per
-write: on a disk the fsync of the journal's commit dominates (and varies with
-whatever else writes); ``--dir /dev/shm`` (memory) leaves the table's own work.
-A retry costs a lookup, no commit.
+write, and read system calls a write (``/proc/self/io``: the pages SQLite's
+cache did not hold, among others): on a disk the fsync of the journal's commit
+dominates the time (and varies with whatever else writes); ``--dir /dev/shm``
+(memory) leaves the table's own work. A retry costs a lookup, no commit.
 
 Each case runs with the writer's page cache at SQLite's default (2,000 KiB)
 and at ``journal.WRITER_CACHE_KIB``, in turns, ``--repeat`` times; the medians
@@ -63,12 +64,19 @@ def table(path: Path, cache_kib: int) -> TableActor:
     return actor
 
 
-def timed(writes: int, make: Callable[[int], Command], actor: TableActor) -> float:
-    started = time.perf_counter()
+def reads() -> int:
+    """The process's read system calls so far: SQLite's page cache misses among them."""
+    with open("/proc/self/io") as io:
+        return next(int(line.split()[1]) for line in io if line.startswith("syscr:"))
+
+
+def timed(writes: int, make: Callable[[int], Command], actor: TableActor) -> tuple[float, float]:
+    """Microseconds and read system calls a write."""
+    started, read = time.perf_counter(), reads()
     for i in range(writes):
         outcome = actor.handle(make(i))
         assert outcome is not None and outcome.accepted, outcome
-    return (time.perf_counter() - started) / writes * 1e6
+    return (time.perf_counter() - started) / writes * 1e6, (reads() - read) / writes
 
 
 def main() -> None:
@@ -79,8 +87,8 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args()
     caches = (SQLITE_DEFAULT_KIB, WRITER_CACHE_KIB)
-    # Microseconds a write, by case and cache size.
-    seen: dict[tuple[str, int], list[float]] = {}
+    # Microseconds and reads a write, by case and cache size.
+    seen: dict[tuple[str, int], list[tuple[float, float]]] = {}
     # The history is written once, in memory where there is some (its fsyncs
     # would take minutes on a disk), and copied for each case.
     memory = "/dev/shm" if Path("/dev/shm").is_dir() else None
@@ -124,10 +132,18 @@ def main() -> None:
                     actor.journal.close()
                     path.unlink()
     default, ours = caches
-    print(f"{'µs/write (median)':<18} {default:>7} KiB {ours:>7} KiB  ratio")
+    print(
+        f"{'a write (median)':<18} {'µs':>8} {'reads':>6} at {default} KiB  "
+        f"{'µs':>8} {'reads':>6} at {ours} KiB  ratio of µs"
+    )
     for name in ("as before", "If-Match", "If-Match and key", "retry of a key"):
-        a, b = statistics.median(seen[name, default]), statistics.median(seen[name, ours])
-        print(f"{name:<18} {a:11.1f} {b:11.1f}  {b / a:5.3f}")
+        a, b = (
+            [statistics.median(x[i] for x in seen[name, kib]) for i in (0, 1)] for kib in caches
+        )
+        print(
+            f"{name:<18} {a[0]:8.1f} {a[1]:6.2f}{'':12}{b[0]:8.1f} {b[1]:6.2f}{'':11}"
+            f"{b[0] / a[0]:5.3f}"
+        )
 
 
 if __name__ == "__main__":
