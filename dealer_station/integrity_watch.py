@@ -119,9 +119,10 @@ def read_history(path: Path, table: str) -> History:
             history.monitor.feed_all(observed)
             history.spins += sum(isinstance(o, Spin) for o in observed)
         history.seq = upto
-        # The first report of a process works the game's exact odds out (60 ms
-        # for blackjack's bust chances, benchmarks/integrity_watch.py), cached
-        # since: here, off the loop, not at the table's first look.
+        # The game's exact odds, cached since, are worked out here, off the
+        # loop, not at the table's first look: blackjack's bust chances (60 ms,
+        # benchmarks/integrity_watch.py) as its tally was made, the rest by the
+        # first report of the process.
         history.monitor.report(0.01)
     finally:
         journal.close()

@@ -152,6 +152,12 @@ class OutMessage:
     payload: str
 
 
+# The writer's page cache, in KiB. SQLite's default (2,000) fills over the
+# first half hour of play and is then held for good: RSS that looks like a
+# leak (docs/memory.md). An append touches the last pages of each table and
+# index and a few above them; the rest is read once, if at all.
+WRITER_CACHE_KIB = 256
+
 # How many records the chain's readers take at a time.
 CHAIN_BATCH = 5000
 
@@ -202,9 +208,12 @@ class Journal:
     outbox and moves its cursor from the same thread.
 
     ``read_only`` opens it for reading alone, without the lock, while another
-    process may write it: no schema, no pragma, every write fails."""
+    process may write it: no schema, no pragma, every write fails. ``cache_kib``:
+    the writer's page cache (a benchmark compares sizes)."""
 
-    def __init__(self, path: Path, *, read_only: bool = False) -> None:
+    def __init__(
+        self, path: Path, *, read_only: bool = False, cache_kib: int = WRITER_CACHE_KIB
+    ) -> None:
         self.path = path
         self._lock: int | None = None
         # The chain's head: the last record's seq and hash. The one writer keeps
@@ -223,6 +232,7 @@ class Journal:
             self._db = sqlite3.connect(path, isolation_level=None)
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=FULL")
+            self._db.execute(f"PRAGMA cache_size=-{int(cache_kib)}")
             self._db.executescript(SCHEMA)
             self._last, self._head = self._chain_unhashed()
         except BaseException:

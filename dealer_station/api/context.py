@@ -38,7 +38,10 @@ class StationContext:
     metrics: CollectorRegistry
 
 
-def context(request: Request) -> StationContext:
+# Coroutines though they never wait: FastAPI calls a plain function on one of
+# AnyIO's worker threads, and a flood of requests starts more of them, each
+# with a malloc arena that keeps its peak (docs/memory.md).
+async def context(request: Request) -> StationContext:
     ctx: StationContext = request.app.state.context
     return ctx
 
@@ -70,7 +73,7 @@ def allow(*roles: Role) -> Callable[..., Awaitable[Principal]]:
     return check
 
 
-def table_actor(table: str, ctx: Context) -> TableActor:
+async def table_actor(table: str, ctx: Context) -> TableActor:
     actor = ctx.station.actors.get(table)
     if actor is None:
         raise HTTPException(status.HTTP_404_NOT_FOUND, f"no table {table!r} on this station")

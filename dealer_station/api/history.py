@@ -5,6 +5,8 @@ every journal record from the input that opened it to the one that settled it
 (cards, decisions, refusals, device notes, who did what and why), and every
 round event published for it. Queries run in a worker thread on their own
 read-only connection: a long recall never holds up the loop the tables run on.
+The threads are a fixed few, started with the app: a flood of recalls waits
+for them rather than starting more, each with a malloc arena that stays.
 SQLite in WAL mode lets that reader run beside the station's one writer.
 
 While a round is in play, its recall shows of each input's card only what
@@ -19,7 +21,6 @@ round of that id is the one shown.
 
 from __future__ import annotations
 
-import asyncio
 import json
 import sqlite3
 from collections.abc import Iterator
@@ -36,6 +37,10 @@ from dealer_station.api.bodies import (
     RoundSummary,
 )
 from dealer_station.payloads import RoundEvent
+from dealer_station.thread_pools import FixedThreads
+
+# Recalls at once; more wait. Two: one long recall does not hold up the rest.
+READERS = 2
 
 # The exact type is checked with json_extract; instr() is a cheap first cut.
 _OF_TYPE = "instr(payload, ?) > 0 AND json_extract(payload, '$.type') = ?"
@@ -198,19 +203,23 @@ def current_round_start(path: Path, table: str) -> int:
 
 
 class History:
-    """The queries above, each in a worker thread."""
+    """The queries above, each on one of ``READERS`` threads of its own."""
 
     def __init__(self, path: Path) -> None:
         self.path = path
+        self.threads = FixedThreads(READERS, "history")
+
+    def close(self) -> None:
+        self.threads.close()
 
     async def rounds(self, table: str, limit: int, before: int | None) -> RoundList:
-        return await asyncio.to_thread(list_rounds, self.path, table, limit, before)
+        return await self.threads.run(list_rounds, self.path, table, limit, before)
 
     async def round(self, table: str, round_id: str) -> RoundHistory | None:
-        return await asyncio.to_thread(round_history, self.path, table, round_id)
+        return await self.threads.run(round_history, self.path, table, round_id)
 
     async def events(self, table: str, after: int, limit: int) -> EventPage:
-        return await asyncio.to_thread(events_after, self.path, table, after, limit)
+        return await self.threads.run(events_after, self.path, table, after, limit)
 
     async def exists(self, table: str, round_id: str) -> bool:
-        return await asyncio.to_thread(round_exists, self.path, table, round_id)
+        return await self.threads.run(round_exists, self.path, table, round_id)

@@ -60,8 +60,9 @@ async def serve_http(
     socket already bound (tests bind port 0 and read the port back);
     ``listening`` is set once connections are taken."""
     http = station.config.http
+    app = create_app(station)
     config = uvicorn.Config(
-        create_app(station),
+        app,
         host=http.host,
         port=http.port,
         log_level="warning",
@@ -93,3 +94,4 @@ async def serve_http(
         server.should_exit = True
         with contextlib.suppress(SystemExit):
             await serving
+        app.state.context.history.close()

@@ -129,6 +129,13 @@ class BustTally:
     hits_soft_17: bool
     hands: list[int] = field(default_factory=lambda: [0] * len(RANK_CLASSES))
     busts: list[int] = field(default_factory=lambda: [0] * len(RANK_CLASSES))
+    chances: tuple[float, ...] = field(init=False)
+
+    def __post_init__(self) -> None:
+        # Now rather than at the first report with enough hands, hours into
+        # play: the dealer's odds and their caches take some 7 MiB, and memory
+        # a station takes should be taken at its start (docs/memory.md).
+        self.chances = bust_chances(self.decks, self.hits_soft_17)
 
     def add(self, hand: DealerHand) -> None:
         self.hands[hand.up] += 1
@@ -140,7 +147,7 @@ class BustTally:
         if not ups:
             skipped = [Skipped("blackjack.dealer_bust", table, total, MIN_HANDS_PER_UP_CARD)]
             return [], skipped if total else []
-        chances = bust_chances(self.decks, self.hits_soft_17)
+        chances = self.chances
         zs = {u: _z(self.busts[u], self.hands[u], chances[u]) for u in ups}
         statistic = sum(z * z for z in zs.values())
         worst = max(ups, key=lambda u: abs(zs[u]))

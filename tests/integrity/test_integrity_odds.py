@@ -35,7 +35,11 @@ from dealer_station.integrity.observations import (
     Settled,
     TableChosen,
 )
-from dealer_station.integrity.outcomes import baccarat_chances, bust_chances
+from dealer_station.integrity.outcomes import (
+    MIN_HANDS_PER_UP_CARD,
+    baccarat_chances,
+    bust_chances,
+)
 
 TOTAL_8 = 4_998_398_275_503_360
 
@@ -134,3 +138,19 @@ def test_baccarat_and_blackjack_outcomes_far_from_the_odds_raise_alarms() -> Non
     alarms = {(v.finding.subject, v.finding.test) for v in monitor.report(0.01).alarms}
     assert ("b-1", "baccarat.winners") in alarms
     assert ("j-1", "blackjack.dealer_bust") in alarms
+
+
+def test_a_blackjack_table_works_its_bust_odds_out_when_it_is_chosen() -> None:
+    """The odds and their caches (some 7 MiB) are taken as the station starts,
+    not hours into play at the first report with enough hands (docs/memory.md)."""
+    bust_chances.cache_clear()
+    monitor = Monitor()
+    monitor.feed(TableChosen("j-1", "blackjack", None, None))
+    chosen = bust_chances.cache_info()
+    assert chosen.misses == 1
+    for _ in range(MIN_HANDS_PER_UP_CARD):
+        monitor.feed(DealerHand("j-1", 5, False))
+    verdicts = monitor.report(0.01).tables[0].verdicts
+    (bust,) = [v for v in verdicts if v.finding.test == "blackjack.dealer_bust"]
+    assert bust.finding.sample == MIN_HANDS_PER_UP_CARD
+    assert bust_chances.cache_info() == chosen
