@@ -161,6 +161,16 @@ CONSOLE = "console-token-for-the-reload-test"
 TWO_TABLES = ONE_TABLE + '[[tables]]\nid = "r2"\ngame = "roulette"\n'
 
 
+def _alarm_codes(port: int) -> list[str]:
+    """The codes of table r1's alarms, as its console reads them."""
+    state = httpx.get(
+        f"http://127.0.0.1:{port}/tables/r1/state",
+        headers={"Authorization": f"Bearer {CONSOLE}"},
+        timeout=10,
+    ).json()
+    return [alarm["code"] for alarm in state["state"]["alarms"]]
+
+
 def _pin_login(port: int, name: str, pin: str) -> int:
     answer = httpx.post(
         f"http://127.0.0.1:{port}/auth/pit-boss",
@@ -222,26 +232,17 @@ def test_a_reload_that_changes_the_tables_is_refused_and_the_old_config_kept(
         _reload(process, manager)
         assert _pin_login(port, "Jan", "1111") == 200
         assert _pin_login(port, "Ada", "2222") == 401
-        state = httpx.get(
-            f"http://127.0.0.1:{port}/tables/r1/state",
-            headers={"Authorization": f"Bearer {CONSOLE}"},
-            timeout=10,
-        ).json()
+        refused = _alarm_codes(port)
         assert process.poll() is None
         # The file put right, a reload takes it and its refusal is answered.
         config.write_text(_auth_config(tmp_path, broker, port, ("Ada", "2222"), ONE_TABLE))
         _reload(process, manager)
         assert _pin_login(port, "Ada", "2222") == 200
-        after = httpx.get(
-            f"http://127.0.0.1:{port}/tables/r1/state",
-            headers={"Authorization": f"Bearer {CONSOLE}"},
-            timeout=10,
-        ).json()
+        answered = _alarm_codes(port)
     finally:
         _stop(process)
-    codes = [alarm["code"] for alarm in state["state"]["alarms"]]
-    assert "config_reload_refused" in codes
-    assert "config_reload_refused" not in [a["code"] for a in after["state"]["alarms"]]
+    assert "config_reload_refused" in refused
+    assert "config_reload_refused" not in answered
     lines = log_file.read_text().splitlines()
     [refusal] = [line for line in lines if "config reload refused" in line]
     assert refusal.startswith("<3>ERROR dealer_station.station: config reload refused: ")
