@@ -46,6 +46,7 @@ _MATCH = 0.1  # of the ball's brightest: a band's misfit away from the ball, at 
 _AGREE = 0.25  # of a radius: the middle of two edges this near where the sharper puts it
 _BEYOND = 0.05  # of the ball's brightest: it shows beyond a fret it ends at
 _DIM_REACH = 0.5  # of a radius beyond a fret's far side: how far a dim side on it is looked for
+_FLOOR_ROWS = 0.06  # rotor radii above and below the ball's brightest row: its own floor
 _POCKET = 2 * math.pi / POCKET_COUNT
 
 
@@ -89,16 +90,37 @@ class BallLocator:
         how far the picture has moved since the wheel was placed (pixels, x and y).
         """
         grey = self._patch(frame, theta, rho, offset)
-        first = self._height(grey, [])
+        fix = self._locate(grey, theta, rho, zero, blur, local_floor=False)
+        if fix is not None:
+            return fix
+        # A grey ball on a light pocket floor stands out only against the floor right
+        # by it: the darkest tenth of its columns is the darker ring beyond the pocket,
+        # and the ball seems no brighter than its floor. Read against the floor by it,
+        # the light ring next to the ball could pass for the ball's own edge too, so
+        # such a reading is taken only where the ball is clear of every fret: never a
+        # number for a ball that may lie on one.
+        fix = self._locate(grey, theta, rho, zero, blur, local_floor=True)
+        return fix if fix is not None and fix.fret is None else None
+
+    def _locate(
+        self,
+        grey: FloatArray,
+        theta: float,
+        rho: float,
+        zero: float,
+        blur: float,
+        local_floor: bool,
+    ) -> BallFix | None:
+        first = self._height(grey, [], local_floor)
         if first is None:
             return None
         # A long shutter smears the frets with the rotor, wider than a fret can be; the
         # ball is looked for against the frets seen as they are first, and against the
         # smeared ones only where that found no clean ball: readings that needed no
         # smeared fret stay what they were.
-        fix = self._fix(grey, first, theta, rho, zero, blur, 0.0)
+        fix = self._fix(grey, first, theta, rho, zero, blur, 0.0, local_floor)
         if fix is None and blur > 0:
-            fix = self._fix(grey, first, theta, rho, zero, blur, blur)
+            fix = self._fix(grey, first, theta, rho, zero, blur, blur, local_floor)
         return fix
 
     def _fix(
@@ -110,10 +132,11 @@ class BallLocator:
         zero: float,
         blur: float,
         smear: float,
+        local_floor: bool,
     ) -> BallFix | None:
         """The ball in its patch, with frets up to `smear` wider than a fret can be."""
         frets = self._frets(grey, first[0], first[1], theta, zero, smear)
-        height = self._height(grey, frets)
+        height = self._height(grey, frets, local_floor)
         if height is None:
             return None
         row, half_height, column, floor = height
@@ -273,9 +296,7 @@ class BallLocator:
                 # the fret and its lit side before it. The lit side alone, taken for the
                 # ball, put it about a radius into the pocket it only half lies in.
                 c = f.theta + side * (f.half + _DIM_REACH * r_ang)
-                dim = excess[
-                    (self.offsets >= min(f.theta, c)) & (self.offsets <= max(f.theta, c))
-                ]
+                dim = excess[(self.offsets >= min(f.theta, c)) & (self.offsets <= max(f.theta, c))]
                 if dim.size and float(dim.mean()) <= -_MATCH * brightest:
                     return f.theta
         edges: list[tuple[float, float, int]] = []  # (edge, how soon the ball builds up, side)
@@ -331,13 +352,15 @@ class BallLocator:
         return out
 
     def _height(
-        self, grey: FloatArray, frets: list[_Fret]
+        self, grey: FloatArray, frets: list[_Fret], local_floor: bool
     ) -> tuple[float, float, int, float] | None:
         """The ball's centre row, half-height (rotor radii), centre column and pocket floor.
 
         Measured in narrow column windows across the ball: the tallest one passes through
         its centre. Windows on a fret run along it, so they are left out, and so is any
-        window much taller than the rest (one that met a fret not yet known).
+        window much taller than the rest (one that met a fret not yet known). The floor
+        is the darkest tenth of a window, or with `local_floor` the brighter of its
+        darkest rows within `_FLOOR_ROWS` above and below the ball's brightest row.
         """
         rows, cols = grey.shape
         mid_row, mid_col = rows // 2, cols // 2
@@ -352,7 +375,14 @@ class BallLocator:
             top = mid_row - reach + int(np.argmax(radial[mid_row - reach : mid_row + reach + 1]))
             peak = float(radial[top])
             # The floor of the ball's own pocket, above and below it in these columns.
-            floor = float(np.percentile(radial, 10))
+            if local_floor:
+                n = round(_FLOOR_ROWS / _RHO_STEP)
+                above, below = radial[max(0, top - n) : top], radial[top + 1 : top + n + 1]
+                if not len(above) or not len(below):
+                    continue
+                floor = max(float(above.min()), float(below.min()))
+            else:
+                floor = float(np.percentile(radial, 10))
             if peak - floor < _MIN_BALL:
                 continue
             run = _run(radial, top, floor + _EDGE * (peak - floor))
