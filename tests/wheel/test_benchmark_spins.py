@@ -144,3 +144,28 @@ def test_a_grey_ball_on_a_light_fret_is_not_read_beside_it() -> None:
     )
     assert isinstance(verdict, NoResult)
     assert verdict.reason.value == "ball_on_fret"
+
+
+def test_a_grey_ball_on_a_light_pocket_floor_is_read() -> None:
+    """Seed 85004 in `low_contrast` (640x480, 60 fps; the 1,057-spin run of
+    docs/wheel.md): the grey ball rests in 7. Its pocket's floor is light, the ring
+    beyond the pocket darker: measured against the darkest tenth of its columns (that
+    ring), the ball's top and bottom ran into its floor and no reading held in any
+    frame at rest: refused `ball_lost`. Against the floor right by it, it is read."""
+    verdict = first_verdict(
+        make_spin(85004, resolution=(640, 480), fps=60.0, look_name="low_contrast")
+    )
+    assert isinstance(verdict, SpinResult)
+    assert verdict.number == 7
+
+
+def test_a_grey_ball_across_a_fret_on_a_light_floor_is_not_read_beside_it() -> None:
+    """Seed 85035 in `low_contrast` (960x540, 25 fps): the renderer put the ball on a
+    fret (an invalid spin), and it is refused (`ball_lost`, as it was before a grey
+    ball was read against the floor by it). Read against that floor, with the fret's
+    far side taken for the ball's edge, it was put in the pocket beside the fret and
+    read 0: such a reading is taken only clear of every fret."""
+    verdict = first_verdict(
+        make_spin(85035, resolution=(960, 540), fps=25.0, look_name="low_contrast")
+    )
+    assert isinstance(verdict, NoResult)
