@@ -299,6 +299,15 @@ class BallLocator:
                 dim = excess[(self.offsets >= min(f.theta, c)) & (self.offsets <= max(f.theta, c))]
                 if dim.size and float(dim.mean()) <= -_MATCH * brightest:
                     return f.theta
+                # Nor can a ball beside the fret reach its far half without covering it:
+                # darker there in the ball's rows than above and below, it is covered by
+                # the ball's dim side, however light the floor beyond it (which the mean
+                # above takes in).
+                covered = excess[
+                    (self.offsets >= min(f.theta, a)) & (self.offsets <= max(f.theta, a))
+                ]
+                if covered.size and float(np.median(covered)) <= -_MATCH * brightest:
+                    return f.theta
         edges: list[tuple[float, float, int]] = []  # (edge, how soon the ball builds up, side)
         for side, end in ((-1, run[0]), (1, run[1])):
             inside = round(end - side * 0.5 * r_cols)

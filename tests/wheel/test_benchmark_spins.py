@@ -169,3 +169,23 @@ def test_a_grey_ball_across_a_fret_on_a_light_floor_is_not_read_beside_it() -> N
         make_spin(85035, resolution=(960, 540), fps=25.0, look_name="low_contrast")
     )
     assert isinstance(verdict, NoResult)
+
+
+def test_a_grey_ball_covering_a_fret_with_a_light_floor_beyond_is_not_read_beside_it() -> None:
+    """Seed 90013 in `low_contrast` with the ball on a fret (640x480, 30 fps): the ball
+    lies across the fret between 28 and 12. Its lit side stood before the fret, its dim
+    side over it, darker than the fret above and below the ball; but the light floor
+    beyond lifted the dim side's mean to the fret's, and the lit side, taken for the
+    ball, read 28 (confidence 0.81). The fret's far half, which a ball beside it cannot
+    reach, is darker in the ball's rows: the ball covers it."""
+    verdict = first_verdict(
+        make_spin(
+            90013,
+            Scenario.BALL_ON_FRET,
+            resolution=(640, 480),
+            fps=30.0,
+            look_name="low_contrast",
+        )
+    )
+    assert isinstance(verdict, NoResult)
+    assert verdict.reason.value == "ball_on_fret"
