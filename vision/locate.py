@@ -257,7 +257,8 @@ class BallLocator:
         frame interval (`blur`) further, if a long shutter smeared it; otherwise that
         range, whose end nearer a fret is taken, and the fret itself if the range
         reaches it, so that a ball which may lie by a fret is judged as if it did. A ball
-        whose dim side hides a fret it meets, darker than it, lies across it: on the fret.
+        whose dim side hides a fret it meets, darker than it, lies across it: on the fret;
+        so does one placed short of the middle of a fret whose far half it covers.
         """
         n = len(profile)
         lo, hi = max(0, math.floor(rough[0])), min(n, math.ceil(rough[1]) + 1)
@@ -277,6 +278,7 @@ class BallLocator:
         if run is None:
             return None
         r_ang = r_cols * _STEP
+        covered: list[_Fret] = []
         for side, end in ((-1, run[0]), (1, run[1])):
             edge = float(np.interp(end, np.arange(n), self.offsets))
             for f in frets:
@@ -299,15 +301,39 @@ class BallLocator:
                 dim = excess[(self.offsets >= min(f.theta, c)) & (self.offsets <= max(f.theta, c))]
                 if dim.size and float(dim.mean()) <= -_MATCH * brightest:
                     return f.theta
-                # Nor can a ball beside the fret reach its far half without covering it:
-                # darker there in the ball's rows than above and below, it is covered by
-                # the ball's dim side, however light the floor beyond it (which the mean
-                # above takes in).
-                covered = excess[
+                # Darker in the ball's rows than above and below it, the fret's far half
+                # is covered by the ball's dim side, however light the floor beyond it
+                # (which the mean above takes in).
+                far_half = excess[
                     (self.offsets >= min(f.theta, a)) & (self.offsets <= max(f.theta, a))
                 ]
-                if covered.size and float(np.median(covered)) <= -_MATCH * brightest:
-                    return f.theta
+                if far_half.size and float(np.median(far_half)) <= -_MATCH * brightest:
+                    covered.append(f)
+        centre = self._placed(excess, run, top, r_cols, blur, theta, zero, frets)
+        # A ball placed so that it ends short of the middle of a fret its dim side covers
+        # is read from its lit side alone, its height (hence its radius) measured on that
+        # side too: a grey ball on a light floor. It lies by the fret at least, and
+        # may lie on it: judged as if it did.
+        for f in covered:
+            if centre is not None and abs(centre - f.theta) > r_ang:
+                return f.theta
+        return centre
+
+    def _placed(
+        self,
+        excess: FloatArray,
+        run: tuple[float, float],
+        top: int,
+        r_cols: float,
+        blur: float,
+        theta: float,
+        zero: float,
+        frets: list[_Fret],
+    ) -> float | None:
+        """The centre from the edges of what the ball adds (`_beside`)."""
+        n = len(excess)
+        brightest = float(excess[top])
+        r_ang = r_cols * _STEP
         edges: list[tuple[float, float, int]] = []  # (edge, how soon the ball builds up, side)
         for side, end in ((-1, run[0]), (1, run[1])):
             inside = round(end - side * 0.5 * r_cols)
