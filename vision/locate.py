@@ -137,9 +137,11 @@ class BallLocator:
         """The ball in its patch, with frets up to `smear` wider than a fret can be."""
         frets = self._frets(grey, first[0], first[1], theta, zero, smear)
         # `blur` assumes the shutter open for the whole frame interval. A smear makes
-        # every fret at least as wide as itself: the narrowest fret seen bounds it (a
-        # short shutter's sharp frets leave the ball no room to have smeared).
-        blur = min([blur, *(2 * f.half for f in frets)])
+        # every fret at least as wide as itself: the frets seen bound it (a short
+        # shutter's sharp frets leave the ball no room to have smeared). The widest:
+        # a smear that steps (a few exposures' worth) may show a fret in pieces.
+        if frets:
+            blur = min(blur, max(2 * f.half for f in frets))
         height = self._height(grey, frets, local_floor)
         if height is None:
             return None
