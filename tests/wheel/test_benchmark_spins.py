@@ -189,3 +189,14 @@ def test_a_grey_ball_covering_a_fret_with_a_light_floor_beyond_is_not_read_besid
     )
     assert isinstance(verdict, NoResult)
     assert verdict.reason.value == "ball_on_fret"
+
+
+def test_a_sharp_ball_by_a_fret_is_not_placed_as_if_smeared() -> None:
+    """Seed 85009 in `plain` (640x480, 30 fps; refused the same way in `photo`, `wood`,
+    `chrome` and `studio`): the ball rests in 2, 3 deg from a fret its edge touches.
+    Placed as if smeared by the rotor's whole turn in a frame interval (3.5 deg), though
+    the frets beside it were sharp (2.1 deg wide), it was put at the end of that range
+    nearer the fret in three of five frames: refused `ball_on_fret`, 1.5 deg from it."""
+    verdict = first_verdict(make_spin(85009, resolution=(640, 480), fps=30.0, look_name="plain"))
+    assert isinstance(verdict, SpinResult)
+    assert verdict.number == 2
