@@ -806,7 +806,8 @@ class SpinTracker:
         # split falls on either side of the margin. A ball read by the fret in a third
         # of its frames may lie on it (low_contrast 90023 at 60 fps: read 11 from the
         # median of four readings 2.9 to 3.3 deg from the fret and four within 1 deg).
-        from_fret = float(np.quantile([c for _, c in pockets], 1 / 3))
+        # The reading a third of the way up, not one interpolated between two.
+        from_fret = float(np.quantile([c for _, c in pockets], 1 / 3, method="lower"))
         if from_fret < self.p.fret_margin * _POCKET:
             return _Refusal(
                 NoResultReason.BALL_ON_FRET,
