@@ -801,13 +801,14 @@ class SpinTracker:
             )
         index = indices[0]
         # Not the median: the readings of a ball on a fret may split between the fret and
-        # a pocket beside it (a grey ball read from its lit side in some frames, a ball
-        # by a sharp fret placed as if smeared in others), and the median of such a
-        # split falls on either side of the margin. A ball read by the fret in a third
-        # of its frames may lie on it (low_contrast 90023 at 60 fps: read 11 from the
-        # median of four readings 2.9 to 3.3 deg from the fret and four within 1 deg).
-        # The reading a third of the way up, not one interpolated between two.
-        from_fret = float(np.quantile([c for _, c in pockets], 1 / 3, method="lower"))
+        # a pocket beside it (a grey ball read from its lit side in some frames), and the
+        # median of such a split falls on either side of the margin. A ball read by the
+        # fret in a third of its frames, and in two at least (one stray reading among
+        # three is no split: low_contrast 85009, valid), may lie on it (low_contrast 90023
+        # at 60 fps: read 11 from the median of four readings 2.9 to 3.3 deg from the
+        # fret and four within 1 deg).
+        near = sorted(c for _, c in pockets)
+        from_fret = near[min(len(near) - 1, max(1, (len(near) - 1) // 3))]
         if from_fret < self.p.fret_margin * _POCKET:
             return _Refusal(
                 NoResultReason.BALL_ON_FRET,
