@@ -46,6 +46,7 @@ _MATCH = 0.1  # of the ball's brightest: a band's misfit away from the ball, at 
 _AGREE = 0.25  # of a radius: the middle of two edges this near where the sharper puts it
 _BEYOND = 0.05  # of the ball's brightest: it shows beyond a fret it ends at
 _DIM_REACH = 0.5  # of a radius beyond a fret's far side: how far a dim side on it is looked for
+_FLOOR_ROWS = 0.06  # rotor radii above and below the ball's brightest row: its own floor
 _POCKET = 2 * math.pi / POCKET_COUNT
 
 
@@ -89,16 +90,37 @@ class BallLocator:
         how far the picture has moved since the wheel was placed (pixels, x and y).
         """
         grey = self._patch(frame, theta, rho, offset)
-        first = self._height(grey, [])
+        fix = self._locate(grey, theta, rho, zero, blur, local_floor=False)
+        if fix is not None:
+            return fix
+        # A grey ball on a light pocket floor stands out only against the floor right
+        # by it: the darkest tenth of its columns is the darker ring beyond the pocket,
+        # and the ball seems no brighter than its floor. Read against the floor by it,
+        # the light ring next to the ball could pass for the ball's own edge too, so
+        # such a reading is taken only where the ball is clear of every fret: never a
+        # number for a ball that may lie on one.
+        fix = self._locate(grey, theta, rho, zero, blur, local_floor=True)
+        return fix if fix is not None and fix.fret is None else None
+
+    def _locate(
+        self,
+        grey: FloatArray,
+        theta: float,
+        rho: float,
+        zero: float,
+        blur: float,
+        local_floor: bool,
+    ) -> BallFix | None:
+        first = self._height(grey, [], local_floor)
         if first is None:
             return None
         # A long shutter smears the frets with the rotor, wider than a fret can be; the
         # ball is looked for against the frets seen as they are first, and against the
         # smeared ones only where that found no clean ball: readings that needed no
         # smeared fret stay what they were.
-        fix = self._fix(grey, first, theta, rho, zero, blur, 0.0)
+        fix = self._fix(grey, first, theta, rho, zero, blur, 0.0, local_floor)
         if fix is None and blur > 0:
-            fix = self._fix(grey, first, theta, rho, zero, blur, blur)
+            fix = self._fix(grey, first, theta, rho, zero, blur, blur, local_floor)
         return fix
 
     def _fix(
@@ -110,10 +132,17 @@ class BallLocator:
         zero: float,
         blur: float,
         smear: float,
+        local_floor: bool,
     ) -> BallFix | None:
         """The ball in its patch, with frets up to `smear` wider than a fret can be."""
         frets = self._frets(grey, first[0], first[1], theta, zero, smear)
-        height = self._height(grey, frets)
+        # `blur` assumes the shutter open for the whole frame interval. A smear makes
+        # every fret at least as wide as itself: the frets seen bound it (a short
+        # shutter's sharp frets leave the ball no room to have smeared). The widest:
+        # a smear that steps (a few exposures' worth) may show a fret in pieces.
+        if frets:
+            blur = min(blur, max(2 * f.half for f in frets))
+        height = self._height(grey, frets, local_floor)
         if height is None:
             return None
         row, half_height, column, floor = height
@@ -234,7 +263,8 @@ class BallLocator:
         frame interval (`blur`) further, if a long shutter smeared it; otherwise that
         range, whose end nearer a fret is taken, and the fret itself if the range
         reaches it, so that a ball which may lie by a fret is judged as if it did. A ball
-        whose dim side hides a fret it meets, darker than it, lies across it: on the fret.
+        whose dim side hides a fret it meets, darker than it, lies across it: on the fret;
+        so does one placed short of the middle of a fret whose far half it covers.
         """
         n = len(profile)
         lo, hi = max(0, math.floor(rough[0])), min(n, math.ceil(rough[1]) + 1)
@@ -254,6 +284,7 @@ class BallLocator:
         if run is None:
             return None
         r_ang = r_cols * _STEP
+        covered: list[_Fret] = []
         for side, end in ((-1, run[0]), (1, run[1])):
             edge = float(np.interp(end, np.arange(n), self.offsets))
             for f in frets:
@@ -273,11 +304,42 @@ class BallLocator:
                 # the fret and its lit side before it. The lit side alone, taken for the
                 # ball, put it about a radius into the pocket it only half lies in.
                 c = f.theta + side * (f.half + _DIM_REACH * r_ang)
-                dim = excess[
-                    (self.offsets >= min(f.theta, c)) & (self.offsets <= max(f.theta, c))
-                ]
+                dim = excess[(self.offsets >= min(f.theta, c)) & (self.offsets <= max(f.theta, c))]
                 if dim.size and float(dim.mean()) <= -_MATCH * brightest:
                     return f.theta
+                # Darker in the ball's rows than above and below it, the fret's far half
+                # is covered by the ball's dim side, however light the floor beyond it
+                # (which the mean above takes in).
+                far_half = excess[
+                    (self.offsets >= min(f.theta, a)) & (self.offsets <= max(f.theta, a))
+                ]
+                if far_half.size and float(np.median(far_half)) <= -_MATCH * brightest:
+                    covered.append(f)
+        centre = self._placed(excess, run, top, r_cols, blur, theta, zero, frets)
+        # A ball placed so that it ends short of the middle of a fret its dim side covers
+        # is read from its lit side alone, its height (hence its radius) measured on that
+        # side too: a grey ball on a light floor. It lies by the fret at least, and
+        # may lie on it: judged as if it did.
+        for f in covered:
+            if centre is not None and abs(centre - f.theta) > r_ang:
+                return f.theta
+        return centre
+
+    def _placed(
+        self,
+        excess: FloatArray,
+        run: tuple[float, float],
+        top: int,
+        r_cols: float,
+        blur: float,
+        theta: float,
+        zero: float,
+        frets: list[_Fret],
+    ) -> float | None:
+        """The centre from the edges of what the ball adds (`_beside`)."""
+        n = len(excess)
+        brightest = float(excess[top])
+        r_ang = r_cols * _STEP
         edges: list[tuple[float, float, int]] = []  # (edge, how soon the ball builds up, side)
         for side, end in ((-1, run[0]), (1, run[1])):
             inside = round(end - side * 0.5 * r_cols)
@@ -331,13 +393,15 @@ class BallLocator:
         return out
 
     def _height(
-        self, grey: FloatArray, frets: list[_Fret]
+        self, grey: FloatArray, frets: list[_Fret], local_floor: bool
     ) -> tuple[float, float, int, float] | None:
         """The ball's centre row, half-height (rotor radii), centre column and pocket floor.
 
         Measured in narrow column windows across the ball: the tallest one passes through
         its centre. Windows on a fret run along it, so they are left out, and so is any
-        window much taller than the rest (one that met a fret not yet known).
+        window much taller than the rest (one that met a fret not yet known). The floor
+        is the darkest tenth of a window, or with `local_floor` the brighter of its
+        darkest rows within `_FLOOR_ROWS` above and below the ball's brightest row.
         """
         rows, cols = grey.shape
         mid_row, mid_col = rows // 2, cols // 2
@@ -352,7 +416,14 @@ class BallLocator:
             top = mid_row - reach + int(np.argmax(radial[mid_row - reach : mid_row + reach + 1]))
             peak = float(radial[top])
             # The floor of the ball's own pocket, above and below it in these columns.
-            floor = float(np.percentile(radial, 10))
+            if local_floor:
+                n = round(_FLOOR_ROWS / _RHO_STEP)
+                above, below = radial[max(0, top - n) : top], radial[top + 1 : top + n + 1]
+                if not len(above) or not len(below):
+                    continue
+                floor = max(float(above.min()), float(below.min()))
+            else:
+                floor = float(np.percentile(radial, 10))
             if peak - floor < _MIN_BALL:
                 continue
             run = _run(radial, top, floor + _EDGE * (peak - floor))

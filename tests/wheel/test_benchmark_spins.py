@@ -144,3 +144,73 @@ def test_a_grey_ball_on_a_light_fret_is_not_read_beside_it() -> None:
     )
     assert isinstance(verdict, NoResult)
     assert verdict.reason.value == "ball_on_fret"
+
+
+def test_a_grey_ball_on_a_light_pocket_floor_is_read() -> None:
+    """Seed 85004 in `low_contrast` (640x480, 60 fps; the 1,057-spin run of
+    docs/wheel.md): the grey ball rests in 7. Its pocket's floor is light, the ring
+    beyond the pocket darker: measured against the darkest tenth of its columns (that
+    ring), the ball's top and bottom ran into its floor and no reading held in any
+    frame at rest: refused `ball_lost`. Against the floor right by it, it is read."""
+    verdict = first_verdict(
+        make_spin(85004, resolution=(640, 480), fps=60.0, look_name="low_contrast")
+    )
+    assert isinstance(verdict, SpinResult)
+    assert verdict.number == 7
+
+
+def test_a_grey_ball_across_a_fret_on_a_light_floor_is_not_read_beside_it() -> None:
+    """Seed 85035 in `low_contrast` (960x540, 25 fps): the renderer put the ball on a
+    fret (an invalid spin), and it is refused (`ball_lost`, as it was before a grey
+    ball was read against the floor by it). Read against that floor, with the fret's
+    far side taken for the ball's edge, it was put in the pocket beside the fret and
+    read 0: such a reading is taken only clear of every fret."""
+    verdict = first_verdict(
+        make_spin(85035, resolution=(960, 540), fps=25.0, look_name="low_contrast")
+    )
+    assert isinstance(verdict, NoResult)
+
+
+def test_a_grey_ball_covering_a_fret_with_a_light_floor_beyond_is_not_read_beside_it() -> None:
+    """Seed 90013 in `low_contrast` with the ball on a fret (640x480, 30 fps): the ball
+    lies across the fret between 28 and 12. Its lit side stood before the fret, its dim
+    side over it, darker than the fret above and below the ball; but the light floor
+    beyond lifted the dim side's mean to the fret's, and the lit side, taken for the
+    ball, read 28 (confidence 0.81). The fret's far half, which a ball beside it cannot
+    reach, is darker in the ball's rows: the ball covers it."""
+    verdict = first_verdict(
+        make_spin(
+            90013,
+            Scenario.BALL_ON_FRET,
+            resolution=(640, 480),
+            fps=30.0,
+            look_name="low_contrast",
+        )
+    )
+    assert isinstance(verdict, NoResult)
+    assert verdict.reason.value == "ball_on_fret"
+
+
+def test_a_sharp_ball_by_a_fret_is_not_placed_as_if_smeared() -> None:
+    """Seed 85009 in `plain` (640x480, 30 fps; refused the same way in `photo`, `wood`,
+    `chrome` and `studio`): the ball rests in 2, 3 deg from a fret its edge touches.
+    Placed as if smeared by the rotor's whole turn in a frame interval (3.5 deg), though
+    the frets beside it were sharp (2.1 deg wide), it was put at the end of that range
+    nearer the fret in three of five frames: refused `ball_on_fret`, 1.5 deg from it."""
+    verdict = first_verdict(make_spin(85009, resolution=(640, 480), fps=30.0, look_name="plain"))
+    assert isinstance(verdict, SpinResult)
+    assert verdict.number == 2
+
+
+def test_a_ball_read_by_its_fret_in_a_third_of_the_frames_is_not_read() -> None:
+    """Seed 90023 in `low_contrast` with the ball on a fret (640x480, 60 fps): of eight
+    readings at rest, four put the ball within 1 deg of the fret and four 2.9 to 3.3
+    deg from it (its lit side taken for it). Their median, 1.9 deg, cleared the margin:
+    read 11. Also `wood` 90019 (60 fps), whose split readings fell either side of the
+    fret once the smear was bounded by the frets: read 20."""
+    for seed, look in ((90023, "low_contrast"), (90019, "wood")):
+        verdict = first_verdict(
+            make_spin(seed, Scenario.BALL_ON_FRET, resolution=(640, 480), fps=60.0, look_name=look)
+        )
+        assert isinstance(verdict, NoResult), (seed, look)
+        assert verdict.reason.value == "ball_on_fret"
