@@ -191,6 +191,14 @@ class SpinTracker:
         )
 
     @property
+    def resting_phi(self) -> float | None:
+        """Where on the rotor (from its zero) the ball has come to rest, if it has: it
+        rests once it has been seen twice in a row in the same place."""
+        if self.phase in (Phase.BOUNCING, Phase.AT_REST) and len(self._rest) >= 2:
+            return self._rest[-1].phi
+        return None
+
+    @property
     def in_play(self) -> bool:
         return self.phase in (Phase.LAUNCHED, Phase.ON_TRACK, Phase.BOUNCING, Phase.AT_REST)
 
@@ -335,7 +343,7 @@ class SpinTracker:
             if ball is None and spot is not None and self._found_in_a_run(spot, t, before):
                 ball = spot
         else:
-            ball = self._follow_on_rotor(seen, rotor, t)
+            ball = self._follow_on_rotor(seen, rotor, t) or self._still_there(seen, rotor)
         if ball is None and self.phase is Phase.LAUNCHED:
             pts = self._launch_run(t, seen, rotor, before)
             if pts is not None:
@@ -440,6 +448,15 @@ class SpinTracker:
             return None
         self._phi, self._phi_t = wrap(best.theta - zero), t
         return best
+
+    def _still_there(self, seen: Sightings, rotor: RotorState) -> BallSighting | None:
+        """The faint spot where the ball rests, when nothing brighter is where it could be."""
+        ball, phi = seen.resting, self.resting_phi
+        if ball is None or phi is None or rotor.zero is None:
+            return None
+        if abs(wrap(ball.theta - rotor.zero - phi)) > math.radians(self.p.rest_tolerance_deg):
+            return None
+        return ball
 
     def _follows_track(self, ball: BallSighting, t: float) -> bool:
         """Is this sighting where the ball on the track can be now (or just fallen from it)?"""
