@@ -45,6 +45,11 @@ _LAUNCH_SPEED_RATIO = 1.6
 _LAUNCH_RHO_SPREAD = 0.1  # rotor radii
 _CONFIRM_SECONDS = 1.0
 _DROP_GAP_SECONDS = 0.3  # a launch not seen half way round by then was no launch
+# A spot on the rotor seen twice in one place of the picture while the ball went round on
+# the track, this recently, is a lamp's reflection on the turning cone, not the ball.
+_GHOST_SECONDS = 1.5
+_GHOST_RAD = math.radians(5.0)  # such a reflection wanders this far (chrome 85003: 3 deg)
+_GHOST_RHO = 0.05  # rotor radii
 _MIN_TRACK_RPS, _MAX_TRACK_RPS = 0.3, 6.0
 _MAX_HOP_DEG_PER_S = 500.0  # how fast a bouncing ball moves relative to the rotor, at most
 _LEAVING_RHO = 0.15  # this far beyond the ball's usual track radius, it is leaving the wheel
@@ -176,6 +181,8 @@ class SpinTracker:
         # Track sightings, faint ones too, in the frames after one another since the
         # ball was last found: `_FAINT_RUN` of them going round as it does find it again.
         self._faint_held: list[tuple[float, BallSighting]] = []
+        # Spots on the rotor while the ball was seen on the track (`_is_ghost`).
+        self._ghosts: deque[tuple[float, BallSighting]] = deque()
 
     @property
     def revolutions(self) -> float:
@@ -331,7 +338,10 @@ class SpinTracker:
         if self.phase in (Phase.LAUNCHED, Phase.ON_TRACK):
             # On the track unless it is seen falling onto the rotor.
             track = seen.track if seen.track and self._follows_track(seen.track, t) else None
-            down = next((b for b in seen.rotor if self._follows_track(b, t)), None)
+            down = next(
+                (b for b in seen.rotor if self._follows_track(b, t) and not self._is_ghost(b, t)),
+                None,
+            )
             ball = track or down
             if track and down and self._below_track(track) and down.contrast > track.contrast:
                 # Below its track the ball is falling, and the rotor's rim glints there
@@ -342,6 +352,8 @@ class SpinTracker:
             spot = seen.track or seen.faint
             if ball is None and spot is not None and self._found_in_a_run(spot, t, before):
                 ball = spot
+            if ball is not None and ball.rho > _TRACK_RHO:
+                self._remember_ghosts(seen, t)
         else:
             ball = self._follow_on_rotor(seen, rotor, t) or self._still_there(seen, rotor)
         if ball is None and self.phase is Phase.LAUNCHED:
@@ -457,6 +469,26 @@ class SpinTracker:
         if abs(wrap(ball.theta - rotor.zero - phi)) > math.radians(self.p.rest_tolerance_deg):
             return None
         return ball
+
+    def _remember_ghosts(self, seen: Sightings, t: float) -> None:
+        ghosts = self._ghosts
+        ghosts.extend((t, b) for b in seen.rotor)
+        while ghosts and t - ghosts[0][0] > _GHOST_SECONDS:
+            ghosts.popleft()
+
+    def _is_ghost(self, spot: BallSighting, t: float) -> bool:
+        """Was this spot on the rotor seen in this place in two frames while the ball was
+        on the track? Then it is no ball falling: a reflection that stays in the picture
+        while the rotor turns under it (chrome 85003 and 86045 at 25 fps: a drop seen at
+        2.6 turns)."""
+        times = {
+            gt
+            for gt, g in self._ghosts
+            if t - gt <= _GHOST_SECONDS
+            and abs(wrap(g.theta - spot.theta)) <= _GHOST_RAD
+            and abs(g.rho - spot.rho) <= _GHOST_RHO
+        }
+        return len(times) >= 2
 
     def _follows_track(self, ball: BallSighting, t: float) -> bool:
         """Is this sighting where the ball on the track can be now (or just fallen from it)?"""
