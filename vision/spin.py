@@ -846,13 +846,12 @@ class SpinTracker:
                 f"whole ring and pattern next to the ball differ by {math.degrees(gap):.1f} deg",
             )
         pockets = [_pocket_of(r, f) for r, f in fixed]
-        indices = sorted({i % POCKET_COUNT for i, _ in pockets})
+        indices = sorted({i % POCKET_COUNT for i, _ in pockets if i is not None})
         if len(indices) > 1:
             return _Refusal(
                 NoResultReason.BALL_ON_FRET,
                 "ball read in pockets " + " and ".join(str(POCKET_ORDER[i]) for i in indices),
             )
-        index = indices[0]
         # Not the median: the readings of a ball on a fret may split between the fret and
         # a pocket beside it (a grey ball read from its lit side in some frames), and the
         # median of such a split falls on either side of the margin. A ball read by the
@@ -867,7 +866,8 @@ class SpinTracker:
                 NoResultReason.BALL_ON_FRET,
                 f"ball {math.degrees(from_fret):.1f} deg from a fret in a third of the frames",
             )
-        number = POCKET_ORDER[index % POCKET_COUNT]
+        # Every reading on the fret itself leaves none: refused by the margin above.
+        number = POCKET_ORDER[indices[0]]
         colour = colour_of(number)
         seen = [r.colour for r, _ in fixed]
         others = [c for c in seen if c is not None and c != colour]
@@ -933,9 +933,17 @@ def _mean_angle(angles: list[float]) -> float:
     return wrap(ref + float(np.mean([wrap(a - ref) for a in angles])))
 
 
-def _pocket_of(reading: PocketReading, fix: BallFix) -> tuple[int, float]:
-    """The pocket one reading puts the ball in, and how far its centre is from a fret."""
+def _pocket_of(reading: PocketReading, fix: BallFix) -> tuple[int | None, float]:
+    """The pocket one reading puts the ball in, and how far its centre is from a fret.
+
+    A ball placed on the fret itself (its dim side covers it: `BallLocator`) is in
+    neither pocket (None): it must not make the readings beside it disagree (studio 85040
+    at 50 fps: six readings 2.9 to 4.1 deg into 25 and one on the fret, counted for 17,
+    refused as read in two pockets).
+    """
     phi = wrap(fix.theta - reading.zero)
+    if fix.fret == fix.theta:
+        return None, 0.0
     if fix.fret is not None:
         # The ball touches or covers a fret: the side of it that its centre is on decides.
         fret = wrap(fix.fret - reading.zero)
