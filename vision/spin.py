@@ -56,6 +56,10 @@ _LEAVING_RHO = 0.15  # this far beyond the ball's usual track radius, it is leav
 _RECENT_SIGHTINGS = 64  # track sightings kept: _HAND_SECONDS and a launch, at 60 fps
 _MAX_RELEASE_SECONDS = 0.6  # the ball is first seen going round this soon after its release
 _STILL_RAD = math.radians(3.0)  # a hand holding still on the track moves less than this
+# A spot beyond the track that moved less than this from one sighting to the next is not
+# the ball flying off (which goes out 0.03 rotor radii a frame at 60 fps, and more).
+_STILL_SPOT_RAD = math.radians(1.0)
+_STILL_SPOT_RHO = 0.01
 _HAND_RHO = 0.1  # rotor radii beyond the ball's track: an arm reaching in, not the ball
 _HAND_SECONDS = 0.6  # how long before the launch the hand is looked for
 _STILL_ROTOR = _POCKET / 2  # a rotor that went less far than this in a spin was not seen turning
@@ -169,6 +173,7 @@ class SpinTracker:
         self._stalled = 0  # track sightings in a row that leave the ball going round too slowly
         self._drop_t = math.inf
         self._leaving = 0
+        self._left_at: BallSighting | None = None  # the last sighting beyond the track
         self._rest: list[_RestSample] = []
         self._low_rho = math.inf  # the lowest the ball has been seen on the rotor
         self._rest_announced = False
@@ -661,6 +666,13 @@ class SpinTracker:
             self._drop_votes = 0
             usual = self._usual_track_rho()
             if usual is not None and ball.rho > usual + _LEAVING_RHO:
+                # Flying off, the ball moves on from frame to frame; what stays put out
+                # there is a hand's trace or a reflection (chrome 86008: a spot held at
+                # 1.42 rotor radii, taken for the ball leaving at 0.7 turns).
+                still = self._left_at is not None and _held_still(self._left_at, ball)
+                self._left_at = ball
+                if still:
+                    return out
                 self._leaving += 1
                 if self._leaving >= 2:
                     return self.void(
@@ -1033,6 +1045,10 @@ def _seen_before(spots: list[_TrackPoint], launch: list[_TrackPoint]) -> float:
             back += went
             cur = p
     return sense * back
+
+
+def _held_still(a: BallSighting, b: BallSighting) -> bool:
+    return abs(wrap(b.theta - a.theta)) <= _STILL_SPOT_RAD and abs(b.rho - a.rho) <= _STILL_SPOT_RHO
 
 
 def _same_place(p: _TrackPoint, q: _TrackPoint) -> bool:

@@ -250,3 +250,13 @@ def test_a_launch_found_late_counts_the_turns_seen_before_it() -> None:
     assert isinstance(verdict, SpinResult)
     assert verdict.number == 24
     assert verdict.facts.ball_revolutions <= 4.73  # the truth: never more
+
+
+def test_a_spot_held_still_beyond_the_track_is_not_the_ball_flying_off() -> None:
+    """Seed 86008 in `chrome` (960x540, 30 fps, as the benchmark drew it), ball and
+    rotor turning the same way: a spot stays at 1.42 rotor radii, in one place of the
+    picture, after the hand has gone. Twice the only sighting off the rotor, it was
+    taken for the ball flying off the wheel at 0.7 turns (`ball_left_wheel`)."""
+    verdict = first_verdict(make_spin(86008, resolution=(960, 540), fps=30.0, look_name="chrome"))
+    assert isinstance(verdict, NoResult)
+    assert verdict.reason.value == "ball_same_direction_as_rotor"
