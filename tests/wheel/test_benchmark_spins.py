@@ -260,3 +260,13 @@ def test_a_spot_held_still_beyond_the_track_is_not_the_ball_flying_off() -> None
     verdict = first_verdict(make_spin(86008, resolution=(960, 540), fps=30.0, look_name="chrome"))
     assert isinstance(verdict, NoResult)
     assert verdict.reason.value == "ball_same_direction_as_rotor"
+
+
+def test_a_reading_on_the_fret_itself_sides_with_neither_pocket() -> None:
+    """Seed 85040 in `studio` (640x480, 50 fps, as the benchmark drew it): the ball rests
+    in 25, 4.1 deg from the fret. Six readings put it 2.9 to 4.1 deg from the fret in
+    25; one, its dim side taken to cover the fret, put it on the fret, and that one was
+    counted for 17 beyond it: refused, read in two pockets (`ball_on_fret`)."""
+    verdict = first_verdict(make_spin(85040, resolution=(640, 480), fps=50.0, look_name="studio"))
+    assert isinstance(verdict, SpinResult)
+    assert verdict.number == 25
