@@ -560,7 +560,12 @@ class SpinTracker:
 
     def _faint_goes_on(self, ball: BallSighting, t: float) -> bool:
         """Is this faint spot the ball going on round? Only where its course puts it
-        now, on its track: right after the last sighting, in a narrow window."""
+        now, on its track: right after the last sighting, in a narrow window; never
+        once it was last seen flying off past its track (shake 85017: a faint spot of
+        noise in the window, 5 frames after the ball was seen leaving, held it on the
+        track until it was lost)."""
+        if self._leaving:
+            return False
         usual = self._usual_track_rho()
         track = usual if usual is not None else float(np.median(self._track_rhos))
         if ball.rho <= _TRACK_RHO or abs(ball.rho - track) > _LAUNCH_RHO_SPREAD:

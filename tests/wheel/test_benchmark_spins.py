@@ -270,3 +270,13 @@ def test_a_reading_on_the_fret_itself_sides_with_neither_pocket() -> None:
     verdict = first_verdict(make_spin(85040, resolution=(640, 480), fps=50.0, look_name="studio"))
     assert isinstance(verdict, SpinResult)
     assert verdict.number == 25
+
+
+def test_a_faint_spot_does_not_hold_a_ball_seen_flying_off_on_the_track() -> None:
+    """Seed 85017 in `shake` (960x540, 30 fps, as the benchmark drew it): the ball flies
+    off the wheel, seen once beyond its track before it leaves the picture. Five frames
+    later a faint spot of noise lay where its course on the track would have put it,
+    was taken for it going on round, and the ball was lost (`ball_lost`)."""
+    verdict = first_verdict(make_spin(85017, resolution=(960, 540), fps=30.0, look_name="shake"))
+    assert isinstance(verdict, NoResult)
+    assert verdict.reason.value == "ball_left_wheel"
