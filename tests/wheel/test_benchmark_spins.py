@@ -280,3 +280,15 @@ def test_a_faint_spot_does_not_hold_a_ball_seen_flying_off_on_the_track() -> Non
     verdict = first_verdict(make_spin(85017, resolution=(960, 540), fps=30.0, look_name="shake"))
     assert isinstance(verdict, NoResult)
     assert verdict.reason.value == "ball_left_wheel"
+
+
+def test_a_ball_falling_onto_a_reflection_outshines_it() -> None:
+    """Seed 85043 in `motion_blur` (640x480, 25 fps, as the benchmark drew it): a
+    reflection at 13 to 25 grey levels stays in one place of the picture on the rotor,
+    and the ball falls right there, at 49 to 74. Taken for the reflection in every
+    frame, it never dropped, and was lost on the track (`ball_lost`)."""
+    verdict = first_verdict(
+        make_spin(85043, resolution=(640, 480), fps=25.0, look_name="motion_blur")
+    )
+    assert isinstance(verdict, SpinResult)
+    assert verdict.number == 20
