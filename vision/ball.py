@@ -65,6 +65,9 @@ class Sightings:
     # The best spot off the rotor when none reached the threshold, if it reached `_FAINT`
     # of it: a faint ball, or noise.
     faint: BallSighting | None = None
+    # Where the ball was asked for on the rotor (where it has come to rest), the best
+    # spot there that reached `_FAINT` of the threshold.
+    resting: BallSighting | None = None
 
 
 def shift_columns(a: FloatArray, bins: float) -> FloatArray:
@@ -100,9 +103,16 @@ class BallFinder:
         self._near = np.ones((3, 3), np.uint8)
 
     def update(
-        self, polar: np.ndarray, rotor_bins: float | None, t: float, *, learn_rotor: bool = True
+        self,
+        polar: np.ndarray,
+        rotor_bins: float | None,
+        t: float,
+        *,
+        learn_rotor: bool = True,
+        rest_bin: float | None = None,
     ) -> Sightings:
-        """Candidates in this frame; `learn_rotor=False` keeps the rotor's picture as it is."""
+        """Candidates in this frame; `learn_rotor=False` keeps the rotor's picture as it is,
+        and `rest_bin` (a column of the polar picture) asks for the ball resting there."""
         w: FloatArray = np.minimum(np.minimum(polar[..., 0], polar[..., 1]), polar[..., 2]).astype(
             np.float32
         )
@@ -138,6 +148,14 @@ class BallFinder:
             if track is not None
             else self._pick(score, blob, centre, _FAINT * track_threshold, self.faint_row, rows)
         )
+        resting = None
+        if rest_bin is not None:
+            # A ball resting on a fret is hardly brighter than the fret, which the rotor's
+            # picture holds: where the ball lies, a faint spot is the ball, not noise.
+            cols = np.arange(-self.ka, self.ka + 1) + round(rest_bin)
+            near = np.full_like(blob[:rr], -1.0)
+            near[:, cols % blob.shape[1]] = blob[:rr, cols % blob.shape[1]]
+            resting = self._pick(score, near, centre, _FAINT * threshold, 0, rr)
         on_rotor: list[BallSighting] = []
         for _ in range(_ROTOR_CANDIDATES):
             found = self._pick(score, blob, centre, threshold, 0, rr)
@@ -151,7 +169,7 @@ class BallFinder:
         self.still += alpha * (w / gain - self.still)
         if learn_rotor:
             self._learn_rotor(w, rotor_bins, gain, 1.0 - math.exp(-dt / self.memory))
-        return Sightings(track, tuple(on_rotor), faint)
+        return Sightings(track, tuple(on_rotor), faint, resting)
 
     def _learn_rotor(
         self, w: FloatArray, rotor_bins: float | None, gain: float, sink: float

@@ -196,7 +196,15 @@ class WheelDetector:
         if self._pipe is None:
             return out
         bins = rotor.zero / pipe.grid.bin_radians if rotor.zero is not None else None
-        seen = pipe.ball.update(polar, bins, t, learn_rotor=not self.spins.ball_on_rotor)
+        resting = self.spins.resting_phi
+        rest_bin = (
+            (rotor.zero + resting) / pipe.grid.bin_radians
+            if rotor.zero is not None and resting is not None
+            else None
+        )
+        seen = pipe.ball.update(
+            polar, bins, t, learn_rotor=not self.spins.ball_on_rotor, rest_bin=rest_bin
+        )
         zero = rotor.zero
         dt = t - self.last_track.time if self.last_track is not None else 0.0
         blur = abs(rotor.speed) * min(dt, 0.1)

@@ -45,12 +45,22 @@ _LAUNCH_SPEED_RATIO = 1.6
 _LAUNCH_RHO_SPREAD = 0.1  # rotor radii
 _CONFIRM_SECONDS = 1.0
 _DROP_GAP_SECONDS = 0.3  # a launch not seen half way round by then was no launch
+# A spot on the rotor seen twice in one place of the picture while the ball went round on
+# the track, this recently, is a lamp's reflection on the turning cone, not the ball.
+_GHOST_SECONDS = 1.5
+_GHOST_RAD = math.radians(5.0)  # such a reflection wanders this far (chrome 85003: 3 deg)
+_GHOST_RHO = 0.05  # rotor radii
+_GHOST_GAIN = 1.5  # a spot this much brighter than the reflection was there is more
 _MIN_TRACK_RPS, _MAX_TRACK_RPS = 0.3, 6.0
 _MAX_HOP_DEG_PER_S = 500.0  # how fast a bouncing ball moves relative to the rotor, at most
 _LEAVING_RHO = 0.15  # this far beyond the ball's usual track radius, it is leaving the wheel
 _RECENT_SIGHTINGS = 64  # track sightings kept: _HAND_SECONDS and a launch, at 60 fps
 _MAX_RELEASE_SECONDS = 0.6  # the ball is first seen going round this soon after its release
 _STILL_RAD = math.radians(3.0)  # a hand holding still on the track moves less than this
+# A spot beyond the track that moved less than this from one sighting to the next is not
+# the ball flying off (which goes out 0.03 rotor radii a frame at 60 fps, and more).
+_STILL_SPOT_RAD = math.radians(1.0)
+_STILL_SPOT_RHO = 0.01
 _HAND_RHO = 0.1  # rotor radii beyond the ball's track: an arm reaching in, not the ball
 _HAND_SECONDS = 0.6  # how long before the launch the hand is looked for
 _STILL_ROTOR = _POCKET / 2  # a rotor that went less far than this in a spin was not seen turning
@@ -135,6 +145,8 @@ class SpinTracker:
         self._faint_run: deque[_TrackPoint] = deque(maxlen=_FAINT_RUN)
         # The last track sightings while no spin is in play: where the croupier's hand was.
         self._recent: deque[_TrackPoint] = deque(maxlen=_RECENT_SIGHTINGS)
+        # ... and every spot off the rotor, faint ones too: the ball before its launch is found.
+        self._idle_spots: deque[_TrackPoint] = deque(maxlen=_RECENT_SIGHTINGS)
         self._frame_t = -math.inf  # the previous frame's time
         self._last_track_t = -math.inf
         self._armed = True
@@ -162,6 +174,7 @@ class SpinTracker:
         self._stalled = 0  # track sightings in a row that leave the ball going round too slowly
         self._drop_t = math.inf
         self._leaving = 0
+        self._left_at: BallSighting | None = None  # the last sighting beyond the track
         self._rest: list[_RestSample] = []
         self._low_rho = math.inf  # the lowest the ball has been seen on the rotor
         self._rest_announced = False
@@ -176,6 +189,8 @@ class SpinTracker:
         # Track sightings, faint ones too, in the frames after one another since the
         # ball was last found: `_FAINT_RUN` of them going round as it does find it again.
         self._faint_held: list[tuple[float, BallSighting]] = []
+        # Spots on the rotor while the ball was seen on the track (`_is_ghost`).
+        self._ghosts: deque[tuple[float, BallSighting]] = deque()
 
     @property
     def revolutions(self) -> float:
@@ -189,6 +204,14 @@ class SpinTracker:
         return self.phase in (Phase.LAUNCHED, Phase.ON_TRACK) and (
             self._drop_votes > 0 or self._last_rho < _TRACK_RHO + 0.06
         )
+
+    @property
+    def resting_phi(self) -> float | None:
+        """Where on the rotor (from its zero) the ball has come to rest, if it has: it
+        rests once it has been seen twice in a row in the same place."""
+        if self.phase in (Phase.BOUNCING, Phase.AT_REST) and len(self._rest) >= 2:
+            return self._rest[-1].phi
+        return None
 
     @property
     def in_play(self) -> bool:
@@ -323,7 +346,10 @@ class SpinTracker:
         if self.phase in (Phase.LAUNCHED, Phase.ON_TRACK):
             # On the track unless it is seen falling onto the rotor.
             track = seen.track if seen.track and self._follows_track(seen.track, t) else None
-            down = next((b for b in seen.rotor if self._follows_track(b, t)), None)
+            down = next(
+                (b for b in seen.rotor if self._follows_track(b, t) and not self._is_ghost(b, t)),
+                None,
+            )
             ball = track or down
             if track and down and self._below_track(track) and down.contrast > track.contrast:
                 # Below its track the ball is falling, and the rotor's rim glints there
@@ -334,8 +360,10 @@ class SpinTracker:
             spot = seen.track or seen.faint
             if ball is None and spot is not None and self._found_in_a_run(spot, t, before):
                 ball = spot
+            if ball is not None and ball.rho > _TRACK_RHO:
+                self._remember_ghosts(seen, t)
         else:
-            ball = self._follow_on_rotor(seen, rotor, t)
+            ball = self._follow_on_rotor(seen, rotor, t) or self._still_there(seen, rotor)
         if ball is None and self.phase is Phase.LAUNCHED:
             pts = self._launch_run(t, seen, rotor, before)
             if pts is not None:
@@ -381,6 +409,7 @@ class SpinTracker:
             self._faint_run.clear()
             return None
         point = _TrackPoint(t, ball.theta, ball.rho, rotor.zero, rotor.speed, before)
+        self._idle_spots.append(point)
         run = self._faint_run
         if run and run[-1].t != before:
             run.clear()
@@ -402,7 +431,8 @@ class SpinTracker:
         self.spin += 1
         self._reset_spin()
         self._launch_t = t
-        self._start_theta = self._theta = pts[0].theta
+        self._theta = pts[0].theta
+        self._start_theta = self._theta - _seen_before(list(self._idle_spots), pts)
         self._theta_t = pts[0].t
         for p in pts[1:]:
             self._advance(p.theta, p.t)
@@ -440,6 +470,39 @@ class SpinTracker:
             return None
         self._phi, self._phi_t = wrap(best.theta - zero), t
         return best
+
+    def _still_there(self, seen: Sightings, rotor: RotorState) -> BallSighting | None:
+        """The faint spot where the ball rests, when nothing brighter is where it could be."""
+        ball, phi = seen.resting, self.resting_phi
+        if ball is None or phi is None or rotor.zero is None:
+            return None
+        if abs(wrap(ball.theta - rotor.zero - phi)) > math.radians(self.p.rest_tolerance_deg):
+            return None
+        return ball
+
+    def _remember_ghosts(self, seen: Sightings, t: float) -> None:
+        ghosts = self._ghosts
+        ghosts.extend((t, b) for b in seen.rotor)
+        while ghosts and t - ghosts[0][0] > _GHOST_SECONDS:
+            ghosts.popleft()
+
+    def _is_ghost(self, spot: BallSighting, t: float) -> bool:
+        """Was this spot on the rotor seen in this place in two frames while the ball was
+        on the track? Then it is no ball falling: a reflection that stays in the picture
+        while the rotor turns under it (chrome 85003 and 86045 at 25 fps: a drop seen at
+        2.6 turns)."""
+        seen = [
+            (gt, g.contrast)
+            for gt, g in self._ghosts
+            if t - gt <= _GHOST_SECONDS
+            and abs(wrap(g.theta - spot.theta)) <= _GHOST_RAD
+            and abs(g.rho - spot.rho) <= _GHOST_RHO
+        ]
+        # The ball falling right there outshines the reflection (motion_blur 85043: a
+        # reflection at 13 to 25 grey levels, the ball on it at 49 to 74).
+        return len({gt for gt, _ in seen}) >= 2 and spot.contrast <= _GHOST_GAIN * max(
+            c for _, c in seen
+        )
 
     def _follows_track(self, ball: BallSighting, t: float) -> bool:
         """Is this sighting where the ball on the track can be now (or just fallen from it)?"""
@@ -502,7 +565,12 @@ class SpinTracker:
 
     def _faint_goes_on(self, ball: BallSighting, t: float) -> bool:
         """Is this faint spot the ball going on round? Only where its course puts it
-        now, on its track: right after the last sighting, in a narrow window."""
+        now, on its track: right after the last sighting, in a narrow window; never
+        once it was last seen flying off past its track (shake 85017: a faint spot of
+        noise in the window, 5 frames after the ball was seen leaving, held it on the
+        track until it was lost)."""
+        if self._leaving:
+            return False
         usual = self._usual_track_rho()
         track = usual if usual is not None else float(np.median(self._track_rhos))
         if ball.rho <= _TRACK_RHO or abs(ball.rho - track) > _LAUNCH_RHO_SPREAD:
@@ -608,6 +676,13 @@ class SpinTracker:
             self._drop_votes = 0
             usual = self._usual_track_rho()
             if usual is not None and ball.rho > usual + _LEAVING_RHO:
+                # Flying off, the ball moves on from frame to frame; what stays put out
+                # there is a hand's trace or a reflection (chrome 86008: a spot held at
+                # 1.42 rotor radii, taken for the ball leaving at 0.7 turns).
+                still = self._left_at is not None and _held_still(self._left_at, ball)
+                self._left_at = ball
+                if still:
+                    return out
                 self._leaving += 1
                 if self._leaving >= 2:
                     return self.void(
@@ -793,13 +868,12 @@ class SpinTracker:
                 f"whole ring and pattern next to the ball differ by {math.degrees(gap):.1f} deg",
             )
         pockets = [_pocket_of(r, f) for r, f in fixed]
-        indices = sorted({i % POCKET_COUNT for i, _ in pockets})
+        indices = sorted({i % POCKET_COUNT for i, _ in pockets if i is not None})
         if len(indices) > 1:
             return _Refusal(
                 NoResultReason.BALL_ON_FRET,
                 "ball read in pockets " + " and ".join(str(POCKET_ORDER[i]) for i in indices),
             )
-        index = indices[0]
         # Not the median: the readings of a ball on a fret may split between the fret and
         # a pocket beside it (a grey ball read from its lit side in some frames), and the
         # median of such a split falls on either side of the margin. A ball read by the
@@ -814,7 +888,8 @@ class SpinTracker:
                 NoResultReason.BALL_ON_FRET,
                 f"ball {math.degrees(from_fret):.1f} deg from a fret in a third of the frames",
             )
-        number = POCKET_ORDER[index % POCKET_COUNT]
+        # Every reading on the fret itself leaves none: refused by the margin above.
+        number = POCKET_ORDER[indices[0]]
         colour = colour_of(number)
         seen = [r.colour for r, _ in fixed]
         others = [c for c in seen if c is not None and c != colour]
@@ -880,9 +955,17 @@ def _mean_angle(angles: list[float]) -> float:
     return wrap(ref + float(np.mean([wrap(a - ref) for a in angles])))
 
 
-def _pocket_of(reading: PocketReading, fix: BallFix) -> tuple[int, float]:
-    """The pocket one reading puts the ball in, and how far its centre is from a fret."""
+def _pocket_of(reading: PocketReading, fix: BallFix) -> tuple[int | None, float]:
+    """The pocket one reading puts the ball in, and how far its centre is from a fret.
+
+    A ball placed on the fret itself (its dim side covers it: `BallLocator`) is in
+    neither pocket (None): it must not make the readings beside it disagree (studio 85040
+    at 50 fps: six readings 2.9 to 4.1 deg into 25 and one on the fret, counted for 17,
+    refused as read in two pockets).
+    """
     phi = wrap(fix.theta - reading.zero)
+    if fix.fret == fix.theta:
+        return None, 0.0
     if fix.fret is not None:
         # The ball touches or covers a fret: the side of it that its centre is on decides.
         fret = wrap(fix.fret - reading.zero)
@@ -939,6 +1022,43 @@ def _release_pocket(recent: list[_TrackPoint], launch: list[_TrackPoint]) -> int
         back = seen_for + frame / 2
     phi = (last.theta - speed * back) - (last.rotor_zero - last.rotor_speed * back)
     return POCKET_ORDER[round(wrap(phi) / _POCKET) % POCKET_COUNT]
+
+
+def _seen_before(spots: list[_TrackPoint], launch: list[_TrackPoint]) -> float:
+    """How far (rad, the ball's way) the ball was seen going before the sightings that
+    launched it.
+
+    A faint fast ball is found only by a run of sightings, and a hand or its trace in the
+    still picture can outshine it for a second first (studio 85042 at 25 fps: found 2 turns
+    late, refused for too few). Its spots before that run are followed back, each where
+    the ball, no slower then than the run shows it, can have been a frame or two earlier;
+    a spot elsewhere (the hand) is passed over, and a gap that leaves a wide window ends it.
+    """
+    first, last = launch[0], launch[-1]
+    span = sum(wrap(b.theta - a.theta) for a, b in itertools.pairwise(launch))
+    if last.t <= first.t or span == 0:
+        return 0.0
+    sense = math.copysign(1.0, span)
+    v = abs(span) / (last.t - first.t)
+    track = float(np.median([p.rho for p in launch]))
+    back, cur = 0.0, first
+    for p in reversed(spots):
+        dt = cur.t - p.t
+        if dt <= 0 or abs(p.rho - track) > _LAUNCH_RHO_SPREAD:
+            continue
+        lo = v * dt * (1 - _SPEED_SLACK) - min(_ANGLE_SLACK, 0.5 * v * dt)
+        hi = (v + _MAX_DECEL * dt) * dt * (1 + _SPEED_SLACK) + _ANGLE_SLACK
+        if hi - lo > _DIRECT_WINDOW:
+            break
+        went = (sense * (cur.theta - p.theta)) % (2 * math.pi)
+        if lo <= went <= hi:
+            back += went
+            cur = p
+    return sense * back
+
+
+def _held_still(a: BallSighting, b: BallSighting) -> bool:
+    return abs(wrap(b.theta - a.theta)) <= _STILL_SPOT_RAD and abs(b.rho - a.rho) <= _STILL_SPOT_RHO
 
 
 def _same_place(p: _TrackPoint, q: _TrackPoint) -> bool:

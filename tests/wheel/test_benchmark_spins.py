@@ -214,3 +214,81 @@ def test_a_ball_read_by_its_fret_in_a_third_of_the_frames_is_not_read() -> None:
         )
         assert isinstance(verdict, NoResult), (seed, look)
         assert verdict.reason.value == "ball_on_fret"
+
+
+def test_a_ball_on_a_fret_as_bright_as_itself_is_followed_while_it_lies_there() -> None:
+    """Seed 85025 in `wood` (960x540, 30 fps, as the benchmark drew it): the ball lies on
+    a fret, and where it covers the fret it stands only 13 to 20 grey levels above what
+    the rotor's picture holds there, at the threshold: seen in a third to a half of the
+    frames at rest, it was never seen long enough to judge, and the video ended during
+    the spin (`camera_fault`). Where it lies, a fainter spot is the ball."""
+    verdict = first_verdict(make_spin(85025, resolution=(960, 540), fps=30.0, look_name="wood"))
+    assert isinstance(verdict, NoResult)
+    assert verdict.reason.value == "ball_on_fret"
+
+
+def test_a_reflection_that_stays_in_the_picture_is_no_drop() -> None:
+    """Seed 86045 in `chrome` (640x480, 25 fps, as the benchmark drew it): a lamp's
+    reflection on the chrome cone stays in one place of the picture while the rotor
+    turns under it. Seen while the ball went round on the track, it was taken for the
+    ball fallen onto the rotor there: a drop at 2.58 of 3.67 turns, refused
+    `too_few_revolutions`."""
+    verdict = first_verdict(make_spin(86045, resolution=(640, 480), fps=25.0, look_name="chrome"))
+    assert isinstance(verdict, SpinResult)
+    assert verdict.number == 9
+    assert verdict.facts.ball_revolutions <= 3.67  # the truth: never more
+
+
+def test_a_launch_found_late_counts_the_turns_seen_before_it() -> None:
+    """Seed 85042 in `studio` (960x540, 25 fps, as the benchmark drew it): the faint
+    fast ball goes 29 deg a frame, and for a second after the launch the trace of the
+    croupier's hand in the still picture outshines it. Its launch was found 1.1 s late,
+    by six sightings in a row: 2.57 of 4.73 turns counted, refused
+    `too_few_revolutions`. The ball's spots before those six, each where its course
+    puts it, count the turns it made."""
+    verdict = first_verdict(make_spin(85042, resolution=(960, 540), fps=25.0, look_name="studio"))
+    assert isinstance(verdict, SpinResult)
+    assert verdict.number == 24
+    assert verdict.facts.ball_revolutions <= 4.73  # the truth: never more
+
+
+def test_a_spot_held_still_beyond_the_track_is_not_the_ball_flying_off() -> None:
+    """Seed 86008 in `chrome` (960x540, 30 fps, as the benchmark drew it), ball and
+    rotor turning the same way: a spot stays at 1.42 rotor radii, in one place of the
+    picture, after the hand has gone. Twice the only sighting off the rotor, it was
+    taken for the ball flying off the wheel at 0.7 turns (`ball_left_wheel`)."""
+    verdict = first_verdict(make_spin(86008, resolution=(960, 540), fps=30.0, look_name="chrome"))
+    assert isinstance(verdict, NoResult)
+    assert verdict.reason.value == "ball_same_direction_as_rotor"
+
+
+def test_a_reading_on_the_fret_itself_sides_with_neither_pocket() -> None:
+    """Seed 85040 in `studio` (640x480, 50 fps, as the benchmark drew it): the ball rests
+    in 25, 4.1 deg from the fret. Six readings put it 2.9 to 4.1 deg from the fret in
+    25; one, its dim side taken to cover the fret, put it on the fret, and that one was
+    counted for 17 beyond it: refused, read in two pockets (`ball_on_fret`)."""
+    verdict = first_verdict(make_spin(85040, resolution=(640, 480), fps=50.0, look_name="studio"))
+    assert isinstance(verdict, SpinResult)
+    assert verdict.number == 25
+
+
+def test_a_faint_spot_does_not_hold_a_ball_seen_flying_off_on_the_track() -> None:
+    """Seed 85017 in `shake` (960x540, 30 fps, as the benchmark drew it): the ball flies
+    off the wheel, seen once beyond its track before it leaves the picture. Five frames
+    later a faint spot of noise lay where its course on the track would have put it,
+    was taken for it going on round, and the ball was lost (`ball_lost`)."""
+    verdict = first_verdict(make_spin(85017, resolution=(960, 540), fps=30.0, look_name="shake"))
+    assert isinstance(verdict, NoResult)
+    assert verdict.reason.value == "ball_left_wheel"
+
+
+def test_a_ball_falling_onto_a_reflection_outshines_it() -> None:
+    """Seed 85043 in `motion_blur` (640x480, 25 fps, as the benchmark drew it): a
+    reflection at 13 to 25 grey levels stays in one place of the picture on the rotor,
+    and the ball falls right there, at 49 to 74. Taken for the reflection in every
+    frame, it never dropped, and was lost on the track (`ball_lost`)."""
+    verdict = first_verdict(
+        make_spin(85043, resolution=(640, 480), fps=25.0, look_name="motion_blur")
+    )
+    assert isinstance(verdict, SpinResult)
+    assert verdict.number == 20
