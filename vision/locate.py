@@ -97,10 +97,8 @@ class BallLocator:
         # by it: the darkest tenth of its columns is the darker ring beyond the pocket,
         # and the ball seems no brighter than its floor. Read against the floor by it,
         # the light ring next to the ball could pass for the ball's own edge too, so
-        # such a reading is taken only where the ball is clear of every fret: never a
-        # number for a ball that may lie on one.
-        fix = self._locate(grey, theta, rho, zero, blur, local_floor=True)
-        return fix if fix is not None and fix.fret is None else None
+        # such a reading is taken only where the ball is clear of every fret (`_fix`).
+        return self._locate(grey, theta, rho, zero, blur, local_floor=True)
 
     def _locate(
         self,
@@ -156,7 +154,14 @@ class BallLocator:
         peak = float(profile[column])
         if peak - floor < _MIN_BALL:
             return None
-        rough = _run(profile, column, floor + _EDGE * (peak - floor))
+        level = floor + _EDGE * (peak - floor)
+        # Against the floor above and below the ball (not `local_floor`), a light pocket
+        # ring may be taken for the ball as a whole: no dip then bounds a ball that size.
+        rough = (
+            _dipped(profile, column, level, r_cols, blur)
+            if local_floor
+            else _run(profile, column, level)
+        )
         if rough is None:
             return None
         ends: list[float | None] = []
@@ -211,6 +216,8 @@ class BallLocator:
             centre = _one_edge(right - r_ang, walls[0], ends, r_ang, blur)
         else:
             return None  # an edge that is neither clean nor at a fret
+        if local_floor and any(abs(centre - f.theta) < r_ang + f.half for f in frets):
+            return None  # never a number for a ball that may lie on a fret
         reach = (centre - r_ang - _FRET_SLACK_IN, centre + r_ang + _FRET_SLACK_IN)
         reached = [
             f for f in frets if reach[0] <= f.theta + f.half and f.theta - f.half <= reach[1]
@@ -541,20 +548,64 @@ def _one_edge(
 
 def _run(profile: FloatArray, start: int, level: float) -> tuple[float, float] | None:
     """Sub-sample crossings of `level` on both sides of `start`; None if the run is open."""
-    n = len(profile)
     if profile[start] < level:
         return None
-    left = start
-    while left > 0 and profile[left - 1] >= level:
-        left -= 1
-    right = start
-    while right < n - 1 and profile[right + 1] >= level:
-        right += 1
-    if left == 0 or right == n - 1:
+    lo, hi = _crossing(profile, start, level, -1), _crossing(profile, start, level, 1)
+    return None if lo is None or hi is None else (lo, hi)
+
+
+def _dipped(
+    profile: FloatArray, column: int, level: float, r_cols: float, blur: float
+) -> tuple[float, float] | None:
+    """Where the ball ends either side of `column`: where the profile falls to `level`.
+
+    A light pocket floor beside the ball (lighter along the ball's rows than above and
+    below it, where `level` was set) and a lighter floor in the next pocket may keep
+    the profile above `level` all the way out: on such a side the ball ends at the
+    first dip (the floor between it and a fret) as far out as a ball's edge can be, if
+    that is as far below the ball as a ball stands out at all.
+    """
+    near = round(_WIDTH[0] * r_cols)
+    far = round(_WIDTH[1] * r_cols + (blur / 2 + _FLOOR_REACH) / _STEP)
+    ends: list[float] = []
+    for side in (-1, 1):
+        end = _crossing(profile, column, level, side)
+        if end is None:
+            end = _dip(profile, column + side * near, column + side * far)
+            if end is None:
+                return None
+            i = round(end)
+            ball = profile[min(i, column) : max(i, column) + 1]
+            if float(ball.max()) - float(profile[i]) < _MIN_BALL:
+                return None
+        ends.append(end)
+    return ends[0], ends[1]
+
+
+def _crossing(profile: FloatArray, start: int, level: float, side: int) -> float | None:
+    """The sub-sample crossing of `level` to `side` of `start`; None if there is none."""
+    i = start
+    while 0 <= i + side < len(profile) and profile[i + side] >= level:
+        i += side
+    j = i + side
+    if not 0 <= j < len(profile):
         return None
-    lo = left - (profile[left] - level) / (profile[left] - profile[left - 1])
-    hi = right + (profile[right] - level) / (profile[right] - profile[right + 1])
-    return float(lo), float(hi)
+    return float(i + side * (profile[i] - level) / (profile[i] - profile[j]))
+
+
+def _dip(profile: FloatArray, a: int, b: int) -> float | None:
+    """The first dip from `a` out to `b`: the darkest column so far where the profile
+    rises again beyond it by as much as a fret stands out; None if it does not."""
+    side = 1 if b >= a else -1
+    low = None
+    for i in range(a, b + side, side):
+        if not 0 <= i < len(profile):
+            return None
+        if low is None or profile[i] < profile[low]:
+            low = i
+        elif profile[i] >= profile[low] + _FRET_CONTRAST:
+            return float(low)
+    return None
 
 
 def _true_runs(mask: npt.NDArray[np.bool_]) -> list[tuple[int, int]]:
