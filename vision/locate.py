@@ -47,6 +47,7 @@ _AGREE = 0.25  # of a radius: the middle of two edges this near where the sharpe
 _BEYOND = 0.05  # of the ball's brightest: it shows beyond a fret it ends at
 _DIM_REACH = 0.5  # of a radius beyond a fret's far side: how far a dim side on it is looked for
 _FLOOR_ROWS = 0.06  # rotor radii above and below the ball's brightest row: its own floor
+_OFF_SIGHTING = 1.5  # radii: the farthest a ball's centre lies from where it was sighted
 _POCKET = 2 * math.pi / POCKET_COUNT
 
 
@@ -146,6 +147,10 @@ class BallLocator:
         row, half_height, column, floor = height
         rhos = rho + self.rho_offsets
         r_ang = half_height / float(np.interp(row, np.arange(len(rhos)), rhos))
+        # No ball is wider than a pocket: that is the light ring around the pockets, its
+        # height measured against the dark beyond it.
+        if 2 * r_ang > _POCKET:
+            return None
         r_cols = r_ang / _STEP
         # Only the rows through the centre: chords higher up are shorter and blur the edges.
         mid = round(row)
@@ -216,6 +221,12 @@ class BallLocator:
             centre = _one_edge(right - r_ang, walls[0], ends, r_ang, blur)
         else:
             return None  # an edge that is neither clean nor at a fret
+        # The sighting is the middle of the spot the ball makes, as smeared as the ball:
+        # within a quarter of a radius of its centre (its lit side pulls the spot over).
+        # A centre in a pocket much further off is another edge taken for the ball's (a
+        # smeared fret's). One put on a fret stays: it is a doubt, never a number.
+        if abs(centre) > _OFF_SIGHTING * r_ang and all(centre != f.theta for f in frets):
+            return None
         if local_floor and any(abs(centre - f.theta) < r_ang + f.half for f in frets):
             return None  # never a number for a ball that may lie on a fret
         reach = (centre - r_ang - _FRET_SLACK_IN, centre + r_ang + _FRET_SLACK_IN)
