@@ -386,3 +386,15 @@ def test_a_smeared_fret_is_not_taken_for_the_balls_edge(monkeypatch: pytest.Monk
     for fix, zero in at_rest:
         off = (fix.theta - zero) / POCKET - truth
         assert abs((off + 0.5) % 1 - 0.5) * POCKET < fix.radius
+
+
+def test_a_ball_seen_clearly_in_few_frames_and_then_by_a_fret_is_refused_as_on_it() -> None:
+    """Seed 86025 in `low_contrast` (960x540, 60 fps, as the benchmark drew it): the grey
+    ball lies on the fret between 28 and 7. Its edges are clear in 3 of 7 frames at rest,
+    too few to read, and each of the three puts it on the fret: refused `ball_lost`, the
+    reason a pit boss would look for elsewhere."""
+    verdict = first_verdict(
+        make_spin(86025, resolution=(960, 540), fps=60.0, look_name="low_contrast")
+    )
+    assert isinstance(verdict, NoResult)
+    assert verdict.reason.value == "ball_on_fret"
