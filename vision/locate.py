@@ -482,17 +482,45 @@ class BallLocator:
             base = float(np.median(band))
             bright = band >= base + max(_FRET_CONTRAST, 0.5 * (float(band.max()) - base))
             for start, stop in _true_runs(bright):
+                if smear:
+                    start, stop = _smeared(band, start, stop, round((_FRET_WIDTH + smear) / _STEP))
                 width = (stop - start) * _STEP
                 if width > _FRET_WIDTH + smear:
                     continue
-                w = band[start:stop] - base
-                centre = float((self.offsets[start:stop] * w).sum() / w.sum())
+                if smear:
+                    centre = float(self.offsets[start] + self.offsets[stop - 1]) / 2
+                else:
+                    w = band[start:stop] - base
+                    centre = float((self.offsets[start:stop] * w).sum() / w.sum())
                 boundary = (theta + centre - zero) / _POCKET - 0.5
                 if abs(boundary - round(boundary)) * _POCKET > _BOUNDARY_SLACK:
                     continue
                 if all(abs(f.theta - centre) > math.radians(1.0) for f in frets):
                     frets.append(_Fret(centre, width / 2))
         return frets
+
+
+def _smeared(band: FloatArray, start: int, stop: int, reach: int) -> tuple[int, int]:
+    """The whole of a smeared fret whose brightest part runs from `start` to `stop`
+    (exclusive): as far either way as the band stays halfway up from the floor beside
+    it (the higher of the darkest within `reach` either side) to its brightest.
+
+    A fret smeared with the rotor is brighter at one end than the other (its highlight
+    on the side towards the light), and its brightest part alone put it up to 1.4 deg
+    off its middle (`motion_blur` 85003): the middle of the smear is where the fret
+    was halfway through the exposure, as the pocket pattern sees it.
+    """
+    n = len(band)
+    left = band[max(0, start - reach) : start]
+    right = band[stop : min(n, stop + reach)]
+    if not left.size or not right.size:
+        return start, stop
+    level = (float(band[start:stop].max()) + max(float(left.min()), float(right.min()))) / 2
+    while start > 0 and band[start - 1] >= level:
+        start -= 1
+    while stop < n and band[stop] >= level:
+        stop += 1
+    return start, stop
 
 
 def _disc(left: float, right: float, r_ang: float, blur: float) -> bool:
