@@ -479,7 +479,8 @@ class BallLocator:
         up to `smear` wider than a fret can be (smeared along the angle with the rotor)."""
         frets: list[_Fret] = []
         for band in self._bands(grey, row, half_height):
-            base = float(np.median(band))
+            # Smeared, the frets may fill half the band: its floor is then lower down.
+            base = float(np.percentile(band, 25 if smear else 50))
             bright = band >= base + max(_FRET_CONTRAST, 0.5 * (float(band.max()) - base))
             for start, stop in _true_runs(bright):
                 if smear:
