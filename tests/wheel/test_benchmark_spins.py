@@ -392,3 +392,16 @@ def test_a_smeared_ball_touching_a_fret_is_read() -> None:
     )
     assert isinstance(verdict, SpinResult)
     assert verdict.number == 20
+
+
+def test_frets_smeared_over_half_the_band_are_found() -> None:
+    """Seed 86000 in `motion_blur` (640x480, 25 fps, exposure 0.63 of the frame, the
+    rotor at 33 rpm): the ball rests in the middle of 29, and each fret is smeared over
+    5 deg, more than half the pocket. Measured from the band's median (a smear's
+    level), no fret stood out: the ball's edges ran into frets not seen, none clean in
+    any frame at rest (`ball_lost`)."""
+    verdict = first_verdict(
+        make_spin(86000, resolution=(640, 480), fps=25.0, look_name="motion_blur")
+    )
+    assert isinstance(verdict, SpinResult)
+    assert verdict.number == 29
