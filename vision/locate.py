@@ -47,6 +47,7 @@ _AGREE = 0.25  # of a radius: the middle of two edges this near where the sharpe
 _BEYOND = 0.05  # of the ball's brightest: it shows beyond a fret it ends at
 _DIM_REACH = 0.5  # of a radius beyond a fret's far side: how far a dim side on it is looked for
 _FLOOR_ROWS = 0.06  # rotor radii above and below the ball's brightest row: its own floor
+_OFF_SIGHTING = 1.5  # radii: the farthest a ball's centre lies from where it was sighted
 _POCKET = 2 * math.pi / POCKET_COUNT
 
 
@@ -97,10 +98,8 @@ class BallLocator:
         # by it: the darkest tenth of its columns is the darker ring beyond the pocket,
         # and the ball seems no brighter than its floor. Read against the floor by it,
         # the light ring next to the ball could pass for the ball's own edge too, so
-        # such a reading is taken only where the ball is clear of every fret: never a
-        # number for a ball that may lie on one.
-        fix = self._locate(grey, theta, rho, zero, blur, local_floor=True)
-        return fix if fix is not None and fix.fret is None else None
+        # such a reading is taken only where the ball is clear of every fret (`_fix`).
+        return self._locate(grey, theta, rho, zero, blur, local_floor=True)
 
     def _locate(
         self,
@@ -148,6 +147,10 @@ class BallLocator:
         row, half_height, column, floor = height
         rhos = rho + self.rho_offsets
         r_ang = half_height / float(np.interp(row, np.arange(len(rhos)), rhos))
+        # No ball is wider than a pocket: that is the light ring around the pockets, its
+        # height measured against the dark beyond it.
+        if 2 * r_ang > _POCKET:
+            return None
         r_cols = r_ang / _STEP
         # Only the rows through the centre: chords higher up are shorter and blur the edges.
         mid = round(row)
@@ -156,7 +159,14 @@ class BallLocator:
         peak = float(profile[column])
         if peak - floor < _MIN_BALL:
             return None
-        rough = _run(profile, column, floor + _EDGE * (peak - floor))
+        level = floor + _EDGE * (peak - floor)
+        # Against the floor above and below the ball (not `local_floor`), a light pocket
+        # ring may be taken for the ball as a whole: no dip then bounds a ball that size.
+        rough = (
+            _dipped(profile, column, level, r_cols, blur)
+            if local_floor
+            else _run(profile, column, level)
+        )
         if rough is None:
             return None
         ends: list[float | None] = []
@@ -211,6 +221,14 @@ class BallLocator:
             centre = _one_edge(right - r_ang, walls[0], ends, r_ang, blur)
         else:
             return None  # an edge that is neither clean nor at a fret
+        # The sighting is the middle of the spot the ball makes, as smeared as the ball:
+        # within a quarter of a radius of its centre (its lit side pulls the spot over).
+        # A centre in a pocket much further off is another edge taken for the ball's (a
+        # smeared fret's). One put on a fret stays: it is a doubt, never a number.
+        if abs(centre) > _OFF_SIGHTING * r_ang and all(centre != f.theta for f in frets):
+            return None
+        if local_floor and any(abs(centre - f.theta) < r_ang + f.half for f in frets):
+            return None  # never a number for a ball that may lie on a fret
         reach = (centre - r_ang - _FRET_SLACK_IN, centre + r_ang + _FRET_SLACK_IN)
         reached = [
             f for f in frets if reach[0] <= f.theta + f.half and f.theta - f.half <= reach[1]
@@ -461,20 +479,49 @@ class BallLocator:
         up to `smear` wider than a fret can be (smeared along the angle with the rotor)."""
         frets: list[_Fret] = []
         for band in self._bands(grey, row, half_height):
-            base = float(np.median(band))
+            # Smeared, the frets may fill half the band: its floor is then lower down.
+            base = float(np.percentile(band, 25 if smear else 50))
             bright = band >= base + max(_FRET_CONTRAST, 0.5 * (float(band.max()) - base))
             for start, stop in _true_runs(bright):
+                if smear:
+                    start, stop = _smeared(band, start, stop, round((_FRET_WIDTH + smear) / _STEP))
                 width = (stop - start) * _STEP
                 if width > _FRET_WIDTH + smear:
                     continue
-                w = band[start:stop] - base
-                centre = float((self.offsets[start:stop] * w).sum() / w.sum())
+                if smear:
+                    centre = float(self.offsets[start] + self.offsets[stop - 1]) / 2
+                else:
+                    w = band[start:stop] - base
+                    centre = float((self.offsets[start:stop] * w).sum() / w.sum())
                 boundary = (theta + centre - zero) / _POCKET - 0.5
                 if abs(boundary - round(boundary)) * _POCKET > _BOUNDARY_SLACK:
                     continue
                 if all(abs(f.theta - centre) > math.radians(1.0) for f in frets):
                     frets.append(_Fret(centre, width / 2))
         return frets
+
+
+def _smeared(band: FloatArray, start: int, stop: int, reach: int) -> tuple[int, int]:
+    """The whole of a smeared fret whose brightest part runs from `start` to `stop`
+    (exclusive): as far either way as the band stays halfway up from the floor beside
+    it (the higher of the darkest within `reach` either side) to its brightest.
+
+    A fret smeared with the rotor is brighter at one end than the other (its highlight
+    on the side towards the light), and its brightest part alone put it up to 1.4 deg
+    off its middle (`motion_blur` 85003): the middle of the smear is where the fret
+    was halfway through the exposure, as the pocket pattern sees it.
+    """
+    n = len(band)
+    left = band[max(0, start - reach) : start]
+    right = band[stop : min(n, stop + reach)]
+    if not left.size or not right.size:
+        return start, stop
+    level = (float(band[start:stop].max()) + max(float(left.min()), float(right.min()))) / 2
+    while start > 0 and band[start - 1] >= level:
+        start -= 1
+    while stop < n and band[stop] >= level:
+        stop += 1
+    return start, stop
 
 
 def _disc(left: float, right: float, r_ang: float, blur: float) -> bool:
@@ -541,20 +588,64 @@ def _one_edge(
 
 def _run(profile: FloatArray, start: int, level: float) -> tuple[float, float] | None:
     """Sub-sample crossings of `level` on both sides of `start`; None if the run is open."""
-    n = len(profile)
     if profile[start] < level:
         return None
-    left = start
-    while left > 0 and profile[left - 1] >= level:
-        left -= 1
-    right = start
-    while right < n - 1 and profile[right + 1] >= level:
-        right += 1
-    if left == 0 or right == n - 1:
+    lo, hi = _crossing(profile, start, level, -1), _crossing(profile, start, level, 1)
+    return None if lo is None or hi is None else (lo, hi)
+
+
+def _dipped(
+    profile: FloatArray, column: int, level: float, r_cols: float, blur: float
+) -> tuple[float, float] | None:
+    """Where the ball ends either side of `column`: where the profile falls to `level`.
+
+    A light pocket floor beside the ball (lighter along the ball's rows than above and
+    below it, where `level` was set) and a lighter floor in the next pocket may keep
+    the profile above `level` all the way out: on such a side the ball ends at the
+    first dip (the floor between it and a fret) as far out as a ball's edge can be, if
+    that is as far below the ball as a ball stands out at all.
+    """
+    near = round(_WIDTH[0] * r_cols)
+    far = round(_WIDTH[1] * r_cols + (blur / 2 + _FLOOR_REACH) / _STEP)
+    ends: list[float] = []
+    for side in (-1, 1):
+        end = _crossing(profile, column, level, side)
+        if end is None:
+            end = _dip(profile, column + side * near, column + side * far)
+            if end is None:
+                return None
+            i = round(end)
+            ball = profile[min(i, column) : max(i, column) + 1]
+            if float(ball.max()) - float(profile[i]) < _MIN_BALL:
+                return None
+        ends.append(end)
+    return ends[0], ends[1]
+
+
+def _crossing(profile: FloatArray, start: int, level: float, side: int) -> float | None:
+    """The sub-sample crossing of `level` to `side` of `start`; None if there is none."""
+    i = start
+    while 0 <= i + side < len(profile) and profile[i + side] >= level:
+        i += side
+    j = i + side
+    if not 0 <= j < len(profile):
         return None
-    lo = left - (profile[left] - level) / (profile[left] - profile[left - 1])
-    hi = right + (profile[right] - level) / (profile[right] - profile[right + 1])
-    return float(lo), float(hi)
+    return float(i + side * (profile[i] - level) / (profile[i] - profile[j]))
+
+
+def _dip(profile: FloatArray, a: int, b: int) -> float | None:
+    """The first dip from `a` out to `b`: the darkest column so far where the profile
+    rises again beyond it by as much as a fret stands out; None if it does not."""
+    side = 1 if b >= a else -1
+    low = None
+    for i in range(a, b + side, side):
+        if not 0 <= i < len(profile):
+            return None
+        if low is None or profile[i] < profile[low]:
+            low = i
+        elif profile[i] >= profile[low] + _FRET_CONTRAST:
+            return float(low)
+    return None
 
 
 def _true_runs(mask: npt.NDArray[np.bool_]) -> list[tuple[int, int]]:

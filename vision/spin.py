@@ -844,10 +844,14 @@ class SpinTracker:
             )
         fixed = [(r, r.fix) for r in good if r.fix is not None]
         if len(fixed) * 2 <= len(good):
-            return _Refusal(
-                NoResultReason.BALL_LOST,
-                f"ball's edges clear in only {len(fixed)} of {len(good)} frames at rest",
-            )
+            clear = f"ball's edges clear in only {len(fixed)} of {len(good)} frames at rest"
+            # Too few to read a pocket from, but enough to say why it cannot be read: a
+            # ball on a fret as light as itself shows its edges in few frames (low_contrast
+            # 86025, on a fret: three of seven, each on the fret).
+            pockets = [_pocket_of(r, f) for r, f in fixed]
+            if len(pockets) >= 2 and _near_fret(pockets) < self.p.fret_margin * _POCKET:
+                return _Refusal(NoResultReason.BALL_ON_FRET, clear + ", by a fret")
+            return _Refusal(NoResultReason.BALL_LOST, clear)
         return self._read_pocket(frame, t, rest, fixed)
 
     def _read_pocket(
@@ -874,15 +878,7 @@ class SpinTracker:
                 NoResultReason.BALL_ON_FRET,
                 "ball read in pockets " + " and ".join(str(POCKET_ORDER[i]) for i in indices),
             )
-        # Not the median: the readings of a ball on a fret may split between the fret and
-        # a pocket beside it (a grey ball read from its lit side in some frames), and the
-        # median of such a split falls on either side of the margin. A ball read by the
-        # fret in a third of its frames, and in two at least (one stray reading among
-        # three is no split: low_contrast 85009, valid), may lie on it (low_contrast 90023
-        # at 60 fps: read 11 from the median of four readings 2.9 to 3.3 deg from the
-        # fret and four within 1 deg).
-        near = sorted(c for _, c in pockets)
-        from_fret = near[min(len(near) - 1, max(1, (len(near) - 1) // 3))]
+        from_fret = _near_fret(pockets)
         if from_fret < self.p.fret_margin * _POCKET:
             return _Refusal(
                 NoResultReason.BALL_ON_FRET,
@@ -955,6 +951,20 @@ def _mean_angle(angles: list[float]) -> float:
     return wrap(ref + float(np.mean([wrap(a - ref) for a in angles])))
 
 
+def _near_fret(pockets: list[tuple[int | None, float]]) -> float:
+    """How near a fret the readings put the ball in a third of them, and two at least:
+    within the fret margin, it may lie on the fret.
+
+    Not the median: the readings of a ball on a fret may split between the fret and a
+    pocket beside it (a grey ball read from its lit side in some frames), and the median
+    of such a split falls on either side of the margin. One stray reading among three is
+    no split (low_contrast 85009, valid); a third is (low_contrast 90023 at 60 fps: read
+    11 from the median of four readings 2.9 to 3.3 deg from the fret and four within 1 deg).
+    """
+    near = sorted(c for _, c in pockets)
+    return near[min(len(near) - 1, max(1, (len(near) - 1) // 3))]
+
+
 def _pocket_of(reading: PocketReading, fix: BallFix) -> tuple[int | None, float]:
     """The pocket one reading puts the ball in, and how far its centre is from a fret.
 
@@ -968,10 +978,14 @@ def _pocket_of(reading: PocketReading, fix: BallFix) -> tuple[int | None, float]
         return None, 0.0
     if fix.fret is not None:
         # The ball touches or covers a fret: the side of it that its centre is on decides.
+        # How far it is from the fret: from the fret as seen, or from where the pattern
+        # puts it, whichever is nearer. A fret smeared by a long shutter may be seen by
+        # its bright end, up to a degree off (motion_blur 90044, on a fret: 1.4 to 1.9
+        # deg from the frets seen, 0.6 to 0.9 deg from the boundary; read 20).
         fret = wrap(fix.fret - reading.zero)
         boundary = round(fret / _POCKET - 0.5)
         d = wrap(phi - fret)
-        return (boundary if d < 0 else boundary + 1), abs(d)
+        return (boundary if d < 0 else boundary + 1), min(abs(d), _from_fret(phi))
     # No fret seen by the ball (there may be one too faint to see): the boundaries are
     # where the pattern puts them; where frets do not show at all, by either zero.
     index = round(phi / _POCKET)

@@ -220,3 +220,20 @@ def test_wheel_render_writes_a_named_look_and_refuses_an_unknown_one(
     assert main([*args, "--look", "velvet", "--seed", "1"]) == 2
     assert "unknown look 'velvet'" in capsys.readouterr().err
     assert not (tmp_path / "1.mkv").exists()
+
+
+def test_a_valid_spins_ball_rests_between_its_frets_touching_one_at_most() -> None:
+    """A pocket's frets are walls: a ball at rest lies between them (its centre at least
+    its radius and half a fret from either), the draw that would put it across a fret
+    puts it against the fret instead. Drawn across, it would be a ball on the fret."""
+    pocket = 2 * math.pi / 37
+    touching = 0
+    for seed in range(300):
+        spin = make_spin(seed, Scenario.VALID, resolution=SIZE, fps=25.0)
+        motion, look = spin.motion, spin.look
+        off = abs(motion.final_phi / pocket - round(motion.final_phi / pocket)) * pocket
+        reach = off + look.ball_radius / motion.pocket_radius + math.radians(look.fret_width) / 2
+        assert reach <= pocket / 2 + 1e-9, seed
+        touching += math.isclose(reach, pocket / 2)
+    # Some of the draws would have put the ball across a fret: those touch it.
+    assert touching > 0

@@ -186,6 +186,8 @@ def random_motion(
     track_inner: float,
     pocket_inner: float,
     number_ring: float,
+    ball_radius: float,
+    fret_width: float,
     tail: float = 1.2,
     rotor_rpm: float | None = None,
     dead_stop: bool = False,
@@ -255,7 +257,11 @@ def random_motion(
     if scenario is Scenario.BALL_ON_FRET:
         target = (nearest + 0.5) * POCKET + math.radians(float(rng.uniform(-0.3, 0.3)))
     else:
-        target = (nearest + float(rng.uniform(-0.22, 0.22))) * POCKET
+        # A ball in a pocket lies between its frets, at most touching one: drawn across
+        # a fret it would be on it. Where the draw puts it further over, it touches.
+        room = POCKET / 2 - math.radians(fret_width) / 2 - ball_radius / pocket_radius
+        off = float(rng.uniform(-0.22, 0.22)) * POCKET
+        target = nearest * POCKET + max(-room, min(room, off))
     last = hops[-1]
     hops[-1] = Hop(last.start, last.duration, last.phi_from, target)
     settle = 0.0 if dead_stop else float(rng.uniform(0.15, 0.35))

@@ -355,6 +355,8 @@ def make_spin(
         track_inner=look.track_inner,
         pocket_inner=look.pocket_inner,
         number_ring=look.number_ring,
+        ball_radius=look.ball_radius,
+        fret_width=look.fret_width,
         tail=tail,
         rotor_rpm=rotor_rpm,
         dead_stop=dead_stop,
