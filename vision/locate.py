@@ -485,14 +485,13 @@ class BallLocator:
             for start, stop in _true_runs(bright):
                 if smear:
                     start, stop = _smeared(band, start, stop, round((_FRET_WIDTH + smear) / _STEP))
-                width = (stop - start) * _STEP
-                if width > _FRET_WIDTH + smear:
-                    continue
-                if smear:
                     centre = float(self.offsets[start] + self.offsets[stop - 1]) / 2
                 else:
                     w = band[start:stop] - base
                     centre = float((self.offsets[start:stop] * w).sum() / w.sum())
+                width = (stop - start) * _STEP
+                if width > _FRET_WIDTH + smear:
+                    continue
                 boundary = (theta + centre - zero) / _POCKET - 0.5
                 if abs(boundary - round(boundary)) * _POCKET > _BOUNDARY_SLACK:
                     continue
