@@ -15,8 +15,13 @@ same direction, ball off the wheel, ball on a fret). Then it is dressed in each 
 real-world look of `--looks` (`vision.render.looks`, docs/wheel.md: default all): the
 same `--spins` spins in every look, so that a look is all that differs between rows.
 Each is fed frame by frame to a fresh `WheelDetector` with no calibration file (the
-wheel is found from the first half second). The first verdict is compared with the
-renderer's ground truth:
+wheel is found from the first half second). A spin's video ends 1.2 s after the ball
+came to rest; a camera at the table goes on filming, so while no verdict has come the
+same scene is rendered on, for longer than the detector's longest wait (a ball not at
+rest 10 s after its drop is lost). Verdicts given in those frames are counted apart
+("past the video"): before, the video's end refused such spins `camera_fault`, which a
+live table never gives for a spin the camera saw to the end. The first verdict is
+compared with the renderer's ground truth:
 
 - right_number: the true number; wrong_number: any other number, or any number where
   the truth is a no-result (must stay 0);
@@ -63,10 +68,12 @@ def run_spin(job: Job) -> dict[str, Any]:
     spin = make_spin(seed, resolution=resolution, fps=fps, look_name=look)
     truth = spin.truth
     detector = WheelDetector()
+    # Longer than the detector's own longest wait, a ball not at rest after its drop.
+    beyond = detector.params.max_bounce_seconds + detector.params.lost_seconds
     verdict: SpinResult | NoResult | None = None
-    last = 0.0
-    for _, t, frame in spin.frames():
-        last = t
+    last, fed = 0.0, 0
+    for index, t, frame in spin.frames(beyond=beyond):
+        last, fed = t, index + 1
         for o in detector.feed(frame, t):
             if verdict is None and isinstance(o, SpinResult | NoResult):
                 verdict = o
@@ -85,6 +92,7 @@ def run_spin(job: Job) -> dict[str, Any]:
         "fps": truth.fps,
         "width": truth.width,
         "height": truth.height,
+        "past_video": fed > truth.frame_count,
     }
     if isinstance(verdict, SpinResult):
         out["number"] = verdict.number
@@ -149,6 +157,7 @@ def _tally(rows: list[dict[str, Any]]) -> dict[str, Any]:
     return {
         "spins": len(rows),
         **counts,
+        "past_video": sum(1 for r in rows if r.get("past_video")),
         "correct_share": round(correct / len(rows), 4) if rows else None,
         "false_refusal_reasons": dict(sorted(false_reasons.items())),
         "wrong_refusal_reasons": dict(sorted(wrong_reasons.items())),
@@ -193,9 +202,10 @@ def table(summary: dict[str, Any]) -> str:
     """The per-look figures as a Markdown table (reasons abbreviated as counts by reason)."""
     head = (
         "| look | spins | right numbers | wrong numbers | false refusals (by reason) "
-        "| right refusals | wrong refusals | silent | rest to result, frames (median, max) |"
+        "| right refusals | wrong refusals | silent | rest to result, frames (median, max) "
+        "| verdicts past the video |"
     )
-    lines = [head, "|" + "---|" * 9]
+    lines = [head, "|" + "---|" * 10]
     named = [*summary["by_look"].items(), ("**total**", summary["total"])]
     for look, t in named:
         reasons = ", ".join(f"{k} {v}" for k, v in t["false_refusal_reasons"].items())
@@ -209,7 +219,7 @@ def table(summary: dict[str, Any]) -> str:
             f"| {look} | {t['spins']} | {t['right_number']} | {t['wrong_number']} "
             f"| {t['false_refusal']}{f' ({reasons})' if reasons else ''} "
             f"| {t['right_refusal']} | {t['wrong_refusal']}{f' ({wrong})' if wrong else ''} "
-            f"| {t['silent']} | {lag} |"
+            f"| {t['silent']} | {lag} | {t['past_video']} |"
         )
     lines += [
         "",
