@@ -116,6 +116,7 @@ class _TrackPoint:
 class _Refusal:
     reason: NoResultReason
     detail: str
+    unclear: bool = False  # for want of clear frames: more of them may yet read the ball
 
 
 @dataclass(frozen=True)
@@ -514,8 +515,11 @@ class SpinTracker:
             if usual is not None and ball.rho > usual + _LEAVING_RHO:
                 # Flying off the wheel it goes outwards more than round: it can lag its
                 # prediction by up to a whole step. A ball just seen coming down onto
-                # the rotor is not flying off from the track.
-                return not self._drop_votes and miss < math.radians(30) + step
+                # the rotor, or below its track on the way there, is not flying off from
+                # the track (shake 85028, on a fret: seen at 1.02 rotor radii, then a spot
+                # on the bowl at 1.71 was taken for it, refused `ball_left_wheel`).
+                falling = self._drop_votes or self._last_rho < usual - _LEAVING_RHO
+                return not falling and miss < math.radians(30) + step
             return self._goes_on(ball, t)
         # A ball drops only once it has lost much of its launch speed, and straight from
         # where it was just seen (a ball lost for a while could be anywhere); one last seen
@@ -811,6 +815,11 @@ class SpinTracker:
             return out
         if not settled:
             return out
+        # A ball whose edges were clear in half the frames may be clear in more of them:
+        # a refusal costs nobody time, so it waits as long as a ball seen in too few
+        # frames does (studio 86003, valid: clear in 2 or 3 of 5, read 8 or refused).
+        if verdict.unclear and still_for < 4 * self.p.rest_seconds:
+            return out
         return out + self.void(verdict.reason, verdict.detail, frame, t)
 
     def _lying(self, run: list[_RestSample]) -> bool:
@@ -850,8 +859,8 @@ class SpinTracker:
             # 86025, on a fret: three of seven, each on the fret).
             pockets = [_pocket_of(r, f) for r, f in fixed]
             if len(pockets) >= 2 and _near_fret(pockets) < self.p.fret_margin * _POCKET:
-                return _Refusal(NoResultReason.BALL_ON_FRET, clear + ", by a fret")
-            return _Refusal(NoResultReason.BALL_LOST, clear)
+                return _Refusal(NoResultReason.BALL_ON_FRET, clear + ", by a fret", unclear=True)
+            return _Refusal(NoResultReason.BALL_LOST, clear, unclear=True)
         return self._read_pocket(frame, t, rest, fixed)
 
     def _read_pocket(
