@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from vision.ball import BallSighting, Sightings
+from vision.ball import FAINT_CANDIDATES, BallSighting, Sightings
 from vision.locate import BallFix
 from vision.observations import (
     BallSpeed,
@@ -147,7 +147,7 @@ class SpinTracker:
         # The last track sightings while no spin is in play: where the croupier's hand was.
         self._recent: deque[_TrackPoint] = deque(maxlen=_RECENT_SIGHTINGS)
         # ... and every spot off the rotor, faint ones too: the ball before its launch is found.
-        self._idle_spots: deque[_TrackPoint] = deque(maxlen=_RECENT_SIGHTINGS)
+        self._idle_spots: deque[_TrackPoint] = deque(maxlen=_RECENT_SIGHTINGS * FAINT_CANDIDATES)
         self._frame_t = -math.inf  # the previous frame's time
         self._last_track_t = -math.inf
         self._armed = True
@@ -411,6 +411,10 @@ class SpinTracker:
             return None
         point = _TrackPoint(t, ball.theta, ball.rho, rotor.zero, rotor.speed, before)
         self._idle_spots.append(point)
+        self._idle_spots.extend(
+            _TrackPoint(t, b.theta, b.rho, rotor.zero, rotor.speed, before)
+            for b in seen.faint_others
+        )
         run = self._faint_run
         if run and run[-1].t != before:
             run.clear()
@@ -654,13 +658,14 @@ class SpinTracker:
     def _usual_track_rho(self) -> float | None:
         return float(np.median(self._track_rhos)) if len(self._track_rhos) >= 5 else None
 
-    def _advance(self, theta: float, t: float) -> None:
+    def _advance(self, theta: float, t: float, on_track: bool = True) -> None:
         dt = max(1e-6, t - self._theta_t)
         predicted = self._speed * dt
-        self._move(wrap(theta - self._theta - predicted) + predicted, t)
+        self._move(wrap(theta - self._theta - predicted) + predicted, t, on_track)
 
-    def _move(self, step: float, t: float) -> None:
-        """The ball went `step` (rad, unwrapped) on the track since it was last seen."""
+    def _move(self, step: float, t: float, on_track: bool = True) -> None:
+        """The ball went `step` (rad, unwrapped) since it was last seen; those are turns
+        on the track only while it is there, not once it spirals down to the rotor."""
         dt = max(1e-6, t - self._theta_t)
         if dt > 0:
             self._speed = 0.5 * self._speed + 0.5 * step / dt if self._speed else step / dt
@@ -669,7 +674,8 @@ class SpinTracker:
         self._path.append((t, self._theta))
         self._peak_speed = max(self._peak_speed, abs(self._speed))
         travelled = self._theta - self._start_theta
-        self._revolutions = abs(travelled) / (2 * math.pi)
+        if on_track:
+            self._revolutions = abs(travelled) / (2 * math.pi)
         self._ball_dir = int(np.sign(travelled))
 
     def _on_track(
@@ -697,8 +703,11 @@ class SpinTracker:
                     )
                 return out
             self._leaving = 0
+            # Seen below its track, it is coming down: its turns across the deflectors are
+            # not the track's (low_contrast 82000: 5.02 counted, 4.88 on the track and
+            # 4.99 down to the rotor, once its first turns were found behind a hand).
             self._track_rhos.append(ball.rho)
-            self._advance(ball.theta, t)
+            self._advance(ball.theta, t, on_track=not self._below_track(ball))
             slow = abs(self._speed) < 2 * math.pi * _MIN_TRACK_RPS
             self._stalled = self._stalled + 1 if slow else 0
             if self.phase is Phase.LAUNCHED and self._stalled >= _LAUNCH_SIGHTINGS:

@@ -4,12 +4,29 @@ never a wrong number, and a valid spin read."""
 
 from __future__ import annotations
 
+import math
+
 import pytest
 from support.spin_verdicts import first_verdict
 
 from vision.observations import NoResult, SpinResult
-from vision.render import make_spin
+from vision.render import SpinRenderer, make_spin
 from vision.render.motion import Scenario
+from vision.spin import _ANGLE_SLACK
+
+
+def _turns_seen_at_most(spin: SpinRenderer) -> float:
+    """The most turns a tracker may count: the ball's from its release until it is over
+    the rotor (on its track, then spiralling in across the deflectors: the truth's
+    `revolutions` stops where it leaves the track), give or take the angle error of its
+    first and last sighting."""
+    m = spin.motion
+    t = m.drop_time
+    while m.ball(t).radius > spin.look.rotor_radius:
+        t += 0.001
+    u = (t - m.drop_time) / m.fall_duration
+    fall = m.drop_rps * m.fall_duration * (u - u * u / 4)
+    return m.track_revolutions + fall + 2 * _ANGLE_SLACK / (2 * math.pi)
 
 
 def test_a_long_shutter_ball_on_a_fret_is_refused_not_read_in_the_next_pocket() -> None:
@@ -120,12 +137,11 @@ def test_a_hand_taken_for_the_launch_gives_way_to_the_ball_going_round() -> None
     the launch, never seen going round, held for its second while the ball went round
     elsewhere, too fast and faint to be found again meanwhile: its first turns not
     counted, refused `too_few_revolutions`. The ball's own steady sightings launch it."""
-    verdict = first_verdict(
-        make_spin(82000, resolution=(640, 480), fps=60.0, look_name="low_contrast")
-    )
+    spin = make_spin(82000, resolution=(640, 480), fps=60.0, look_name="low_contrast")
+    verdict = first_verdict(spin)
     assert isinstance(verdict, SpinResult)
     assert verdict.number == 23
-    assert verdict.facts.ball_revolutions <= 4.88  # the truth: never more
+    assert verdict.facts.ball_revolutions <= _turns_seen_at_most(spin)
 
 
 def test_a_grey_ball_on_a_light_fret_is_not_read_beside_it() -> None:
@@ -443,3 +459,16 @@ def test_a_ball_seen_coming_down_is_not_taken_for_one_flying_off() -> None:
     verdict = first_verdict(spin)
     assert isinstance(verdict, NoResult)
     assert verdict.reason.value == "ball_on_fret"
+
+
+def test_a_faint_ball_outshone_by_the_hands_trace_is_followed_back_to_its_release() -> None:
+    """Seed 85042 in `motion_blur` (960x540, 25 fps): for 18 frames after the launch the
+    brightest faint spot off the rotor was where the hand had been, and the smeared
+    ball, second brightest, was not kept: it was found 1.8 turns late and refused
+    `too_few_revolutions` (2.93 of its 4.73). The next faint spots are kept too."""
+    spin = make_spin(85042, resolution=(960, 540), fps=25.0, look_name="motion_blur")
+    assert spin.truth.revolutions == pytest.approx(4.73, abs=0.01)
+    verdict = first_verdict(spin)
+    assert isinstance(verdict, SpinResult)
+    assert verdict.number == 24
+    assert verdict.facts.ball_revolutions <= _turns_seen_at_most(spin)
