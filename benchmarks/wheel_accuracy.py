@@ -30,6 +30,11 @@ compared with the renderer's ground truth:
   a no-result with another reason for an invalid spin (counted as truth->given);
 - silent: no verdict at all.
 
+Every row carries the turns the detector counted (`revolutions`) and the truth's
+(`truth_revolutions`, on the track up to where the ball leaves it); the summary gives
+the most counted over the truth (`revolutions_over_truth_max`): turns the camera did
+not see must never be counted.
+
 Rest to result is the declared frame minus the rendered rest frame, for right numbers
 (negative when the ball was still rocking in its pocket, within the rest tolerance,
 when declared): median and max in frames, p50 and p99 in milliseconds (by frame rate
@@ -93,7 +98,10 @@ def run_spin(job: Job) -> dict[str, Any]:
         "width": truth.width,
         "height": truth.height,
         "past_video": fed > truth.frame_count,
+        "truth_revolutions": truth.revolutions,
     }
+    if verdict is not None:
+        out["revolutions"] = verdict.facts.ball_revolutions
     if isinstance(verdict, SpinResult):
         out["number"] = verdict.number
         if truth.number is None or verdict.number != truth.number:
@@ -158,6 +166,16 @@ def _tally(rows: list[dict[str, Any]]) -> dict[str, Any]:
         "spins": len(rows),
         **counts,
         "past_video": sum(1 for r in rows if r.get("past_video")),
+        # Turns counted beyond the truth's, which stops where the ball leaves its track:
+        # the most, over the spins the ball was counted going round in.
+        "revolutions_over_truth_max": max(
+            (
+                round(r["revolutions"] - r["truth_revolutions"], 3)
+                for r in rows
+                if r.get("revolutions") and r.get("truth_revolutions") is not None
+            ),
+            default=None,
+        ),
         "correct_share": round(correct / len(rows), 4) if rows else None,
         "false_refusal_reasons": dict(sorted(false_reasons.items())),
         "wrong_refusal_reasons": dict(sorted(wrong_reasons.items())),
