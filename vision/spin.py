@@ -806,12 +806,19 @@ class SpinTracker:
         if coverage < self.p.min_rest_coverage:
             if still_for < 4 * self.p.rest_seconds:
                 return out
-            return out + self.void(
-                NoResultReason.BALL_LOST,
-                f"ball seen in only {coverage:.0%} of the frames while at rest",
-                frame,
-                t,
-            )
+            seen = f"ball seen in only {coverage:.0%} of the frames while at rest"
+            # Where it was seen, it may have been by a fret, as light as itself (sensor_noise
+            # 85028, on a fret: seen in half the frames, each reading within 0.9 deg of it).
+            fixed = [
+                (s.reading, s.reading.fix)
+                for s in run
+                if s.reading is not None
+                and s.reading.fix is not None
+                and s.reading.score >= self.p.min_local_score
+            ]
+            if self._by_a_fret(fixed):
+                return out + self.void(NoResultReason.BALL_ON_FRET, seen + ", by a fret", frame, t)
+            return out + self.void(NoResultReason.BALL_LOST, seen, frame, t)
         verdict = self._judge(frame, t, rotor)
         # Still for a moment only, a ball near a fret may yet roll over it, and a doubt
         # may clear: both wait for the whole rest.
@@ -866,11 +873,15 @@ class SpinTracker:
             # Too few to read a pocket from, but enough to say why it cannot be read: a
             # ball on a fret as light as itself shows its edges in few frames (low_contrast
             # 86025, on a fret: three of seven, each on the fret).
-            pockets = [_pocket_of(r, f) for r, f in fixed]
-            if len(pockets) >= 2 and _near_fret(pockets) < self.p.fret_margin * _POCKET:
+            if self._by_a_fret(fixed):
                 return _Refusal(NoResultReason.BALL_ON_FRET, clear + ", by a fret", unclear=True)
             return _Refusal(NoResultReason.BALL_LOST, clear, unclear=True)
         return self._read_pocket(frame, t, rest, fixed)
+
+    def _by_a_fret(self, fixed: list[tuple[PocketReading, BallFix]]) -> bool:
+        """Do too few readings to read a pocket from say why: a ball by a fret?"""
+        pockets = [_pocket_of(r, f) for r, f in fixed]
+        return len(pockets) >= 2 and _near_fret(pockets) < self.p.fret_margin * _POCKET
 
     def _read_pocket(
         self,

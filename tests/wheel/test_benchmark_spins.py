@@ -9,6 +9,7 @@ import math
 import pytest
 from support.spin_verdicts import first_verdict
 
+from vision.detector import WheelDetector
 from vision.observations import NoResult, SpinResult
 from vision.render import SpinRenderer, make_spin
 from vision.render.motion import Scenario
@@ -472,3 +473,23 @@ def test_a_faint_ball_outshone_by_the_hands_trace_is_followed_back_to_its_releas
     assert isinstance(verdict, SpinResult)
     assert verdict.number == 24
     assert verdict.facts.ball_revolutions <= _turns_seen_at_most(spin)
+
+
+def test_a_ball_seen_in_half_the_frames_at_rest_each_time_by_a_fret_is_refused_as_on_it() -> None:
+    """Seed 85028 in `sensor_noise` (960x540, 60 fps; filmed on past the video, as the
+    benchmark does): a ball on a fret as light as itself, seen at rest in half the frames
+    only, each reading within 0.9 deg of the fret. Refused `ball_lost` for the frames it
+    was not seen in; where it was seen says why."""
+    spin = make_spin(85028, resolution=(960, 540), fps=60.0, look_name="sensor_noise")
+    assert spin.truth.scenario == "ball_on_fret"
+    detector = WheelDetector()
+    verdicts = (
+        o
+        for _, t, frame in spin.frames(beyond=10.0)
+        for o in detector.feed(frame, t)
+        if isinstance(o, SpinResult | NoResult)
+    )
+    verdict = next(verdicts)
+    assert isinstance(verdict, NoResult)
+    assert verdict.reason.value == "ball_on_fret"
+    assert "seen in only" in verdict.detail  # the rule this covers
