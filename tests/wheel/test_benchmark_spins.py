@@ -493,3 +493,16 @@ def test_a_ball_seen_in_half_the_frames_at_rest_each_time_by_a_fret_is_refused_a
     assert isinstance(verdict, NoResult)
     assert verdict.reason.value == "ball_on_fret"
     assert "seen in only" in verdict.detail  # the rule this covers
+
+
+def test_a_fret_further_from_the_sighting_than_the_ball_reaches_is_no_doubt() -> None:
+    """Seed 86015 in `motion_blur` (960x540, 30 fps, exposure 0.79 of the frame): the
+    smeared ball rests in 29 against one fret, 3.2 to 3.5 deg from it in three frames;
+    in two others it was placed on a fret as a doubt, once on the pocket's far fret, 1.7
+    of its radii from where it was sighted. Two doubts in five frames refused it
+    `ball_on_fret`."""
+    verdict = first_verdict(
+        make_spin(86015, resolution=(960, 540), fps=30.0, look_name="motion_blur")
+    )
+    assert isinstance(verdict, SpinResult)
+    assert verdict.number == 29
