@@ -58,11 +58,16 @@ from typing import Any
 
 import numpy as np
 
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT))
+
 Job = tuple[int, str, tuple[int, int] | None, float | None, str | None]
 
 
 def run_spin(job: Job) -> dict[str, Any]:
     import cv2
+    from support.spin_verdicts import live_seconds
 
     from vision.detector import WheelDetector
     from vision.observations import NoResult, SpinResult
@@ -73,11 +78,9 @@ def run_spin(job: Job) -> dict[str, Any]:
     spin = make_spin(seed, resolution=resolution, fps=fps, look_name=look)
     truth = spin.truth
     detector = WheelDetector()
-    # Longer than the detector's own longest wait, a ball not at rest after its drop.
-    beyond = detector.params.max_bounce_seconds + detector.params.lost_seconds
     verdict: SpinResult | NoResult | None = None
     last, fed = 0.0, 0
-    for index, t, frame in spin.frames(beyond=beyond):
+    for index, t, frame in spin.frames(beyond=live_seconds(detector)):
         last, fed = t, index + 1
         for o in detector.feed(frame, t):
             if verdict is None and isinstance(o, SpinResult | NoResult):
