@@ -714,7 +714,10 @@ class SpinTracker:
                 # A launched ball goes round; one that has stopped is a hand that reached
                 # in, and waiting for it to time out would miss the ball launched meanwhile.
                 return self._unlaunch(frame, t)
-            if self.phase is Phase.LAUNCHED and self._revolutions >= 0.5:
+            # Half a turn, on the track or coming down, proves a launch (studio 85007, few
+            # turns: found late, it went its last half turn below its track).
+            went = abs(self._theta - self._start_theta) / (2 * math.pi)
+            if self.phase is Phase.LAUNCHED and went >= 0.5:
                 out += self._to(Phase.ON_TRACK, frame, t)
             if self._surely_same_way():
                 return out + self.void(

@@ -506,3 +506,15 @@ def test_a_fret_further_from_the_sighting_than_the_ball_reaches_is_no_doubt() ->
     )
     assert isinstance(verdict, SpinResult)
     assert verdict.number == 29
+
+
+def test_a_launch_found_late_whose_last_half_turn_is_below_the_track_is_judged() -> None:
+    """Seed 85007 in `studio` (960x540, 25 fps), 2.29 turns: its launch found late, the
+    ball went its last half turn coming down below its track. Those turns are not the
+    track's, and counted so they never made the half turn that proves a launch: no
+    spin, no verdict at all (the video ended on the station's idle wheel)."""
+    spin = make_spin(85007, resolution=(960, 540), fps=25.0, look_name="studio")
+    assert spin.truth.reason == "too_few_revolutions"
+    verdict = first_verdict(spin)
+    assert isinstance(verdict, NoResult)
+    assert verdict.reason.value == "too_few_revolutions"
