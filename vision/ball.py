@@ -40,7 +40,6 @@ _ROTOR_CANDIDATES = 4
 _FAINT = 0.45
 # ... and is looked for clear of the rotor's rim, whose turning edge outshines it there.
 _FAINT_RHO = 1.12
-FAINT_CANDIDATES = 3  # faint spots off the rotor kept per frame, the best among them
 _STREAK = 3  # a streak this many ball widths long
 # The noise in a streak-long average is this fraction of that in a ball-sized one (not
 # 1/sqrt(3): compression and the blur make neighbouring pixels' noise alike).
@@ -69,9 +68,6 @@ class Sightings:
     # Where the ball was asked for on the rotor (where it has come to rest), the best
     # spot there that reached `_FAINT` of the threshold.
     resting: BallSighting | None = None
-    # The next best faint spots off the rotor, clear of the best sighting there (track or
-    # faint) and of one another: the ball when a hand or its trace outshines it.
-    faint_others: tuple[BallSighting, ...] = ()
 
 
 def shift_columns(a: FloatArray, bins: float) -> FloatArray:
@@ -152,7 +148,6 @@ class BallFinder:
             if track is not None
             else self._pick(score, blob, centre, _FAINT * track_threshold, self.faint_row, rows)
         )
-        others = self._faint_others(score, blob, centre, track or faint, _FAINT * track_threshold)
         resting = None
         if rest_bin is not None:
             # A ball resting on a fret is hardly brighter than the fret, which the rotor's
@@ -174,31 +169,7 @@ class BallFinder:
         self.still += alpha * (w / gain - self.still)
         if learn_rotor:
             self._learn_rotor(w, rotor_bins, gain, 1.0 - math.exp(-dt / self.memory))
-        return Sightings(track, tuple(on_rotor), faint, resting=resting, faint_others=others)
-
-    def _faint_others(
-        self,
-        score: FloatArray,
-        blob: FloatArray,
-        centre: FloatArray,
-        best: BallSighting | None,
-        threshold: float,
-    ) -> tuple[BallSighting, ...]:
-        if best is None:
-            return ()
-        rows = len(self.grid.rhos)
-        masked = blob.copy()  # the rotor's candidates are picked from `blob` as it is
-        found: list[BallSighting] = []
-        spot: BallSighting | None = best
-        while spot is not None and len(found) < FAINT_CANDIDATES - 1:
-            cols = np.arange(-3 * self.ka, 3 * self.ka + 1) + round(
-                spot.theta / self.grid.bin_radians
-            )
-            masked[self.faint_row :, cols % masked.shape[1]] = -1.0
-            spot = self._pick(score, masked, centre, threshold, self.faint_row, rows)
-            if spot is not None:
-                found.append(spot)
-        return tuple(found)
+        return Sightings(track, tuple(on_rotor), faint, resting)
 
     def _learn_rotor(
         self, w: FloatArray, rotor_bins: float | None, gain: float, sink: float

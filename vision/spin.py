@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from vision.ball import FAINT_CANDIDATES, BallSighting, Sightings
+from vision.ball import BallSighting, Sightings
 from vision.locate import BallFix
 from vision.observations import (
     BallSpeed,
@@ -147,7 +147,7 @@ class SpinTracker:
         # The last track sightings while no spin is in play: where the croupier's hand was.
         self._recent: deque[_TrackPoint] = deque(maxlen=_RECENT_SIGHTINGS)
         # ... and every spot off the rotor, faint ones too: the ball before its launch is found.
-        self._idle_spots: deque[_TrackPoint] = deque(maxlen=_RECENT_SIGHTINGS * FAINT_CANDIDATES)
+        self._idle_spots: deque[_TrackPoint] = deque(maxlen=_RECENT_SIGHTINGS)
         self._frame_t = -math.inf  # the previous frame's time
         self._last_track_t = -math.inf
         self._armed = True
@@ -411,10 +411,6 @@ class SpinTracker:
             return None
         point = _TrackPoint(t, ball.theta, ball.rho, rotor.zero, rotor.speed, before)
         self._idle_spots.append(point)
-        self._idle_spots.extend(
-            _TrackPoint(t, b.theta, b.rho, rotor.zero, rotor.speed, before)
-            for b in seen.faint_others
-        )
         run = self._faint_run
         if run and run[-1].t != before:
             run.clear()
@@ -704,8 +700,7 @@ class SpinTracker:
                 return out
             self._leaving = 0
             # Seen below its track, it is coming down: its turns across the deflectors are
-            # not the track's (low_contrast 82000: 5.02 counted, 4.88 on the track and
-            # 4.99 down to the rotor, once its first turns were found behind a hand).
+            # not the track's, and must not count towards `min_revolutions`.
             self._track_rhos.append(ball.rho)
             self._advance(ball.theta, t, on_track=not self._below_track(ball))
             slow = abs(self._speed) < 2 * math.pi * _MIN_TRACK_RPS
