@@ -15,8 +15,13 @@ same direction, ball off the wheel, ball on a fret). Then it is dressed in each 
 real-world look of `--looks` (`vision.render.looks`, docs/wheel.md: default all): the
 same `--spins` spins in every look, so that a look is all that differs between rows.
 Each is fed frame by frame to a fresh `WheelDetector` with no calibration file (the
-wheel is found from the first half second). The first verdict is compared with the
-renderer's ground truth:
+wheel is found from the first half second). A spin's video ends 1.2 s after the ball
+came to rest; a camera at the table goes on filming, so while no verdict has come the
+same scene is rendered on, for longer than the detector's longest wait (a ball not at
+rest 10 s after its drop is lost). Verdicts given in those frames are counted apart
+("past the video"): before, the video's end refused such spins `camera_fault`, which a
+live table never gives for a spin the camera saw to the end. The first verdict is
+compared with the renderer's ground truth:
 
 - right_number: the true number; wrong_number: any other number, or any number where
   the truth is a no-result (must stay 0);
@@ -24,6 +29,11 @@ renderer's ground truth:
 - right_refusal: a no-result with the true reason for an invalid spin; wrong_refusal:
   a no-result with another reason for an invalid spin (counted as truth->given);
 - silent: no verdict at all.
+
+Every row carries the turns the detector counted (`revolutions`) and the truth's
+(`truth_revolutions`, on the track up to where the ball leaves it); the summary gives
+the most counted over the truth (`revolutions_over_truth_max`): turns the camera did
+not see must never be counted.
 
 Rest to result is the declared frame minus the rendered rest frame, for right numbers
 (negative when the ball was still rocking in its pocket, within the rest tolerance,
@@ -48,11 +58,16 @@ from typing import Any
 
 import numpy as np
 
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT))
+
 Job = tuple[int, str, tuple[int, int] | None, float | None, str | None]
 
 
 def run_spin(job: Job) -> dict[str, Any]:
     import cv2
+    from support.spin_verdicts import live_seconds
 
     from vision.detector import WheelDetector
     from vision.observations import NoResult, SpinResult
@@ -64,9 +79,9 @@ def run_spin(job: Job) -> dict[str, Any]:
     truth = spin.truth
     detector = WheelDetector()
     verdict: SpinResult | NoResult | None = None
-    last = 0.0
-    for _, t, frame in spin.frames():
-        last = t
+    last, fed = 0.0, 0
+    for index, t, frame in spin.frames(beyond=live_seconds(detector)):
+        last, fed = t, index + 1
         for o in detector.feed(frame, t):
             if verdict is None and isinstance(o, SpinResult | NoResult):
                 verdict = o
@@ -85,7 +100,11 @@ def run_spin(job: Job) -> dict[str, Any]:
         "fps": truth.fps,
         "width": truth.width,
         "height": truth.height,
+        "past_video": fed > truth.frame_count,
+        "truth_revolutions": truth.revolutions,
     }
+    if verdict is not None:
+        out["revolutions"] = verdict.facts.ball_revolutions
     if isinstance(verdict, SpinResult):
         out["number"] = verdict.number
         if truth.number is None or verdict.number != truth.number:
@@ -149,6 +168,17 @@ def _tally(rows: list[dict[str, Any]]) -> dict[str, Any]:
     return {
         "spins": len(rows),
         **counts,
+        "past_video": sum(1 for r in rows if r.get("past_video")),
+        # Turns counted beyond the truth's, which stops where the ball leaves its track:
+        # the most, over the spins the ball was counted going round in.
+        "revolutions_over_truth_max": max(
+            (
+                round(r["revolutions"] - r["truth_revolutions"], 3)
+                for r in rows
+                if r.get("revolutions") and r.get("truth_revolutions") is not None
+            ),
+            default=None,
+        ),
         "correct_share": round(correct / len(rows), 4) if rows else None,
         "false_refusal_reasons": dict(sorted(false_reasons.items())),
         "wrong_refusal_reasons": dict(sorted(wrong_reasons.items())),
@@ -193,9 +223,10 @@ def table(summary: dict[str, Any]) -> str:
     """The per-look figures as a Markdown table (reasons abbreviated as counts by reason)."""
     head = (
         "| look | spins | right numbers | wrong numbers | false refusals (by reason) "
-        "| right refusals | wrong refusals | silent | rest to result, frames (median, max) |"
+        "| right refusals | wrong refusals | silent | rest to result, frames (median, max) "
+        "| verdicts past the video |"
     )
-    lines = [head, "|" + "---|" * 9]
+    lines = [head, "|" + "---|" * 10]
     named = [*summary["by_look"].items(), ("**total**", summary["total"])]
     for look, t in named:
         reasons = ", ".join(f"{k} {v}" for k, v in t["false_refusal_reasons"].items())
@@ -209,7 +240,7 @@ def table(summary: dict[str, Any]) -> str:
             f"| {look} | {t['spins']} | {t['right_number']} | {t['wrong_number']} "
             f"| {t['false_refusal']}{f' ({reasons})' if reasons else ''} "
             f"| {t['right_refusal']} | {t['wrong_refusal']}{f' ({wrong})' if wrong else ''} "
-            f"| {t['silent']} | {lag} |"
+            f"| {t['silent']} | {lag} | {t['past_video']} |"
         )
     lines += [
         "",

@@ -5,7 +5,8 @@
 
 Spin `seed` of `--scenario` (few_revolutions, same_direction, ball_left_wheel,
 ball_on_fret) is rendered at `--resolution` and (25, 30, 50, 60)[seed % 4] fps in each
-look, and fed to a fresh detector; its first verdict is printed, a line a spin: the
+look, and fed to a fresh detector, filmed on past the video while no verdict has come
+(as a camera at the table does); its first verdict is printed, a line a spin: the
 truth's reason and revolutions, the verdict (a number or a reason) and the
 revolutions the detector counted. `WRONG` marks a number (the truth is no number),
 `other` a refusal with another reason. Last, the counts.
@@ -52,7 +53,7 @@ def main() -> int:
             spin = make_spin(
                 seed, Scenario(args.scenario), resolution=(width, height), fps=fps, look_name=look
             )
-            verdict = first_verdict(spin)
+            verdict = first_verdict(spin, live=True)
             truth = spin.truth
             if isinstance(verdict, SpinResult):
                 given, mark = str(verdict.number), "WRONG"

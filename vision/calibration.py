@@ -120,14 +120,14 @@ def find_rotor(frames: Sequence[Frame]) -> Ellipse:
         for f in frames
     ]
     step = max(1, len(small) // 8)
-    diffs = [np.abs(small[i + step] - small[i]).sum(axis=2) for i in range(len(small) - step)]
+    diffs = [_change(small[i], small[i + step]) for i in range(len(small) - step)]
     motion = np.percentile(np.stack(diffs), 30, axis=0).astype(np.float32)
-    motion = cv2.GaussianBlur(motion, (5, 5), 0)
+    motion = np.asarray(cv2.GaussianBlur(motion, (5, 5), 0), np.float32)
     floor = float(np.median(motion))
     threshold = max(floor * 3 + 6, 0.2 * float(np.percentile(motion, 99.5)))
     mask = (motion > threshold).astype(np.uint8)
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7))
-    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, kernel)
+    mask = np.asarray(cv2.morphologyEx(mask, cv2.MORPH_CLOSE, kernel), np.uint8)
     count, labels, stats, _ = cv2.connectedComponentsWithStats(mask)
     if count < 2:
         raise CalibrationError("wheel_not_found", "nothing turns in the picture")
@@ -146,6 +146,19 @@ def find_rotor(frames: Sequence[Frame]) -> Ellipse:
     if b / a < 0.6 or a < 0.08 * min(w, h):
         raise CalibrationError("wheel_not_found", f"implausible rotor ellipse {a:.0f}x{b:.0f} px")
     return Ellipse(cx / scale, cy / scale, a, b, angle)
+
+
+def _change(before: npt.NDArray[np.int16], after: npt.NDArray[np.int16]) -> npt.NDArray[np.float32]:
+    """How much each pixel changed between two frames, the light's flicker taken out.
+
+    A flickering light brightens every pixel by the same factor, most of all a bright
+    chrome bowl's, which then looks as if it moved (chrome 86036: the bowl's glare joined
+    the rotor and moved its centre 27 px). A turning rotor keeps its total brightness, so
+    the ratio of the two frames' totals is the flicker alone.
+    """
+    gain = float(after.sum()) / max(1.0, float(before.sum()))
+    out: npt.NDArray[np.float32] = np.abs(after - gain * before.astype(np.float32)).sum(axis=2)
+    return out
 
 
 def find_boost(frames: Sequence[Frame], rotor: Ellipse) -> Ellipse:

@@ -116,6 +116,7 @@ class _TrackPoint:
 class _Refusal:
     reason: NoResultReason
     detail: str
+    unclear: bool = False  # for want of clear frames: more of them may yet read the ball
 
 
 @dataclass(frozen=True)
@@ -514,8 +515,11 @@ class SpinTracker:
             if usual is not None and ball.rho > usual + _LEAVING_RHO:
                 # Flying off the wheel it goes outwards more than round: it can lag its
                 # prediction by up to a whole step. A ball just seen coming down onto
-                # the rotor is not flying off from the track.
-                return not self._drop_votes and miss < math.radians(30) + step
+                # the rotor, or below its track on the way there, is not flying off from
+                # the track (shake 85028, on a fret: seen at 1.02 rotor radii, then a spot
+                # on the bowl at 1.71 was taken for it, refused `ball_left_wheel`).
+                falling = self._drop_votes or self._last_rho < usual - _LEAVING_RHO
+                return not falling and miss < math.radians(30) + step
             return self._goes_on(ball, t)
         # A ball drops only once it has lost much of its launch speed, and straight from
         # where it was just seen (a ball lost for a while could be anywhere); one last seen
@@ -650,13 +654,14 @@ class SpinTracker:
     def _usual_track_rho(self) -> float | None:
         return float(np.median(self._track_rhos)) if len(self._track_rhos) >= 5 else None
 
-    def _advance(self, theta: float, t: float) -> None:
+    def _advance(self, theta: float, t: float, on_track: bool = True) -> None:
         dt = max(1e-6, t - self._theta_t)
         predicted = self._speed * dt
-        self._move(wrap(theta - self._theta - predicted) + predicted, t)
+        self._move(wrap(theta - self._theta - predicted) + predicted, t, on_track)
 
-    def _move(self, step: float, t: float) -> None:
-        """The ball went `step` (rad, unwrapped) on the track since it was last seen."""
+    def _move(self, step: float, t: float, on_track: bool = True) -> None:
+        """The ball went `step` (rad, unwrapped) since it was last seen; those are turns
+        on the track only while it is there, not once it spirals down to the rotor."""
         dt = max(1e-6, t - self._theta_t)
         if dt > 0:
             self._speed = 0.5 * self._speed + 0.5 * step / dt if self._speed else step / dt
@@ -665,7 +670,8 @@ class SpinTracker:
         self._path.append((t, self._theta))
         self._peak_speed = max(self._peak_speed, abs(self._speed))
         travelled = self._theta - self._start_theta
-        self._revolutions = abs(travelled) / (2 * math.pi)
+        if on_track:
+            self._revolutions = abs(travelled) / (2 * math.pi)
         self._ball_dir = int(np.sign(travelled))
 
     def _on_track(
@@ -693,15 +699,20 @@ class SpinTracker:
                     )
                 return out
             self._leaving = 0
+            # Seen below its track, it is coming down: its turns across the deflectors are
+            # not the track's, and must not count towards `min_revolutions`.
             self._track_rhos.append(ball.rho)
-            self._advance(ball.theta, t)
+            self._advance(ball.theta, t, on_track=not self._below_track(ball))
             slow = abs(self._speed) < 2 * math.pi * _MIN_TRACK_RPS
             self._stalled = self._stalled + 1 if slow else 0
             if self.phase is Phase.LAUNCHED and self._stalled >= _LAUNCH_SIGHTINGS:
                 # A launched ball goes round; one that has stopped is a hand that reached
                 # in, and waiting for it to time out would miss the ball launched meanwhile.
                 return self._unlaunch(frame, t)
-            if self.phase is Phase.LAUNCHED and self._revolutions >= 0.5:
+            # Half a turn, on the track or coming down, proves a launch (studio 85007, few
+            # turns: found late, it went its last half turn below its track).
+            went = abs(self._theta - self._start_theta) / (2 * math.pi)
+            if self.phase is Phase.LAUNCHED and went >= 0.5:
                 out += self._to(Phase.ON_TRACK, frame, t)
             if self._surely_same_way():
                 return out + self.void(
@@ -793,12 +804,19 @@ class SpinTracker:
         if coverage < self.p.min_rest_coverage:
             if still_for < 4 * self.p.rest_seconds:
                 return out
-            return out + self.void(
-                NoResultReason.BALL_LOST,
-                f"ball seen in only {coverage:.0%} of the frames while at rest",
-                frame,
-                t,
-            )
+            seen = f"ball seen in only {coverage:.0%} of the frames while at rest"
+            # Where it was seen, it may have been by a fret, as light as itself (sensor_noise
+            # 85028, on a fret: seen in half the frames, each reading within 0.9 deg of it).
+            fixed = [
+                (s.reading, s.reading.fix)
+                for s in run
+                if s.reading is not None
+                and s.reading.fix is not None
+                and s.reading.score >= self.p.min_local_score
+            ]
+            if self._by_a_fret(fixed):
+                return out + self.void(NoResultReason.BALL_ON_FRET, seen + ", by a fret", frame, t)
+            return out + self.void(NoResultReason.BALL_LOST, seen, frame, t)
         verdict = self._judge(frame, t, rotor)
         # Still for a moment only, a ball near a fret may yet roll over it, and a doubt
         # may clear: both wait for the whole rest.
@@ -810,6 +828,11 @@ class SpinTracker:
                 return out + [verdict.result, *self._to(Phase.RESULT, frame, t)]
             return out
         if not settled:
+            return out
+        # A ball whose edges were clear in half the frames may be clear in more of them:
+        # a refusal costs nobody time, so it waits as long as a ball seen in too few
+        # frames does (studio 86003, valid: clear in 2 or 3 of 5, read 8 or refused).
+        if verdict.unclear and still_for < 4 * self.p.rest_seconds:
             return out
         return out + self.void(verdict.reason, verdict.detail, frame, t)
 
@@ -848,11 +871,15 @@ class SpinTracker:
             # Too few to read a pocket from, but enough to say why it cannot be read: a
             # ball on a fret as light as itself shows its edges in few frames (low_contrast
             # 86025, on a fret: three of seven, each on the fret).
-            pockets = [_pocket_of(r, f) for r, f in fixed]
-            if len(pockets) >= 2 and _near_fret(pockets) < self.p.fret_margin * _POCKET:
-                return _Refusal(NoResultReason.BALL_ON_FRET, clear + ", by a fret")
-            return _Refusal(NoResultReason.BALL_LOST, clear)
+            if self._by_a_fret(fixed):
+                return _Refusal(NoResultReason.BALL_ON_FRET, clear + ", by a fret", unclear=True)
+            return _Refusal(NoResultReason.BALL_LOST, clear, unclear=True)
         return self._read_pocket(frame, t, rest, fixed)
+
+    def _by_a_fret(self, fixed: list[tuple[PocketReading, BallFix]]) -> bool:
+        """Do too few readings to read a pocket from say why: a ball by a fret?"""
+        pockets = [_pocket_of(r, f) for r, f in fixed]
+        return len(pockets) >= 2 and _near_fret(pockets) < self.p.fret_margin * _POCKET
 
     def _read_pocket(
         self,

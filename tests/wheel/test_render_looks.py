@@ -237,3 +237,19 @@ def test_a_valid_spins_ball_rests_between_its_frets_touching_one_at_most() -> No
         touching += math.isclose(reach, pocket / 2)
     # Some of the draws would have put the ball across a fret: those touch it.
     assert touching > 0
+
+
+def test_a_spin_filmed_past_its_video_goes_on_with_the_same_scene() -> None:
+    """The accuracy benchmark films on past a spin's video while no verdict has come, as
+    a camera at the table would: the spin's own frames are unchanged, and the ones after
+    show the ball where it rests, the rotor turning on and the camera still shaking."""
+    spin = make_spin(60004, Scenario.VALID, resolution=(320, 240), fps=25.0, look_name="shake")
+    end = spin.truth.frame_count
+    on = [(i, t, f) for i, t, f in spin.frames(beyond=0.4) if i >= end - 2]
+    assert [i for i, _, _ in on] == list(range(end - 2, end + 10))
+    assert on[-1][1] == pytest.approx((end + 9) / 25.0)
+    assert all(np.array_equal(f, spin.render(i)) for i, _, f in on[:2])
+    m = spin.motion
+    on_rotor = [(m.ball(t).angle - m.rotor_angle(t)) % (2 * math.pi) for _, t, _ in on[2:]]
+    assert max(on_rotor) - min(on_rotor) < 1e-9  # at rest in its pocket, turning with it
+    assert not np.array_equal(on[-1][2], on[2][2])  # the rotor turns, the camera shakes

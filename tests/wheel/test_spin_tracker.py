@@ -147,3 +147,20 @@ def test_a_ball_seen_coming_down_onto_the_rotor_does_not_fly_off_the_wheel() -> 
         out += tracker.step(i, t, _rotor(t), Sightings(rim, (down,)), _no_reading)
     assert not _verdicts(out)
     assert tracker.phase is Phase.BOUNCING
+
+
+def test_turns_made_coming_down_below_the_track_are_not_counted() -> None:
+    """Spiralling down across the deflectors, the ball still goes round, but those are
+    not turns on the track: a ball that went 2.9 turns there must not pass the 3 turns
+    a spin needs on what it did on its way down."""
+    tracker = SpinTracker(DetectorParams())
+    rps = 1.0
+    out = _track(tracker, range(73), rps)  # 2.88 turns on the track
+    on_track = tracker.revolutions
+    assert tracker.phase is Phase.ON_TRACK and 2.8 < on_track < 2.9
+    for i in range(73, 85):  # half a turn more, seen 0.2 rotor radii below its track
+        t = i / FPS
+        ball = BallSighting(-2 * math.pi * rps * t % (2 * math.pi), TRACK_RHO - 0.2, 90.0)
+        out += tracker.step(i, t, _rotor(t), Sightings(ball, ()), _no_reading)
+    assert not _verdicts(out)
+    assert tracker.revolutions == on_track

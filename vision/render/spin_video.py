@@ -317,8 +317,10 @@ class SpinRenderer:
                 frame = np.asarray(cv2.imdecode(buf, cv2.IMREAD_COLOR), np.uint8)
         return frame
 
-    def frames(self) -> Iterator[tuple[int, float, Image]]:
-        for i in range(self.frame_count):
+    def frames(self, beyond: float = 0.0) -> Iterator[tuple[int, float, Image]]:
+        """The spin's frames, then `beyond` seconds more of the same scene: a camera at
+        the table does not stop when the spin's video would."""
+        for i in range(self.frame_count + math.ceil(beyond * self.look.fps)):
             yield i, i / self.look.fps, self.render(i)
 
 
