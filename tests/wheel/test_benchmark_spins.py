@@ -317,7 +317,7 @@ def test_a_ball_falling_onto_a_reflection_outshines_it() -> None:
 @pytest.mark.xfail(
     strict=True,
     reason="since the rotor is found with the light's flicker taken out (0.05 px and 1.4 deg "
-    "of ellipse angle off the last placing), the ball's edges are clear in 3 of 27 frames "
+    "of ellipse angle off the last placing), the ball's edges are clear in 2 of 27 frames "
     "at rest: refused ball_lost. Read before in 3 of 5, a reading this close to its "
     "thresholds is not yet robust (docs/wheel.md)",
 )
