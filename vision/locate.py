@@ -45,6 +45,7 @@ _SHOULDER = 0.7  # of the ball's brightest: how soon inside its edge it gets the
 _MATCH = 0.1  # of the ball's brightest: a band's misfit away from the ball, at most
 _AGREE = 0.25  # of a radius: the middle of two edges this near where the sharper puts it
 _BEYOND = 0.05  # of the ball's brightest: it shows beyond a fret it ends at
+_LIT = 0.75  # a lit side's edge builds up to the shoulder within this much of the dim side's
 _DIM_REACH = 0.5  # of a radius beyond a fret's far side: how far a dim side on it is looked for
 _FLOOR_ROWS = 0.06  # rotor radii above and below the ball's brightest row: its own floor
 _OFF_SIGHTING = 1.5  # radii: the farthest a ball's centre lies from where it was sighted
@@ -212,9 +213,20 @@ class BallLocator:
                 centre = between
         elif left is not None and right is not None:
             centre = (left + right) / 2
-            # Something else merged with the ball (a number, a glint): not a clean disc.
             if not _disc(left, right, r_ang, blur):
-                return None
+                # Something else merged with the ball (a number, a glint) makes it wider
+                # than a disc. A ball lit from one side whose dim side fades into a floor
+                # as light as it (low_contrast 86010, valid: its dim edge found up to half a
+                # radius in, in half the frames at rest) is narrower: it lies a radius in
+                # from its lit side's edge, if one side is clearly the lit one.
+                if (right - left) / 2 > _WIDTH[1] * r_ang + blur / 2:
+                    return None
+                shoulder = floor + _SHOULDER * (peak - floor)
+                up_left = _build_up(profile, rough[0], -1, column, shoulder)
+                up_right = _build_up(profile, rough[1], 1, column, shoulder)
+                if min(up_left, up_right) > _LIT * max(up_left, up_right):
+                    return None
+                centre = left + r_ang if up_left < up_right else right - r_ang
         elif left is not None:
             centre = _one_edge(left + r_ang, walls[1], ends, r_ang, blur)
         elif right is not None:
@@ -368,10 +380,7 @@ class BallLocator:
             found = self._edge(excess, end, side, r_cols)
             if found is None:
                 continue
-            i = round(end)
-            while 0 <= i - side < n and i != top and excess[i] < _SHOULDER * brightest:
-                i -= side
-            edges.append((found, abs(i - end), side))
+            edges.append((found, _build_up(excess, end, side, top, _SHOULDER * brightest), side))
         if not edges:
             return None
         edge, _, side = min(edges, key=lambda e: e[1])
@@ -585,6 +594,15 @@ def _one_edge(
     if one * across <= 0:
         return wall.theta
     return wall.theta + (one if abs(one) <= abs(across) else across)
+
+
+def _build_up(profile: FloatArray, end: float, side: int, top: int, shoulder: float) -> float:
+    """How far in from its edge at `end` (on `side` of its brightest column `top`) the
+    ball gets to `shoulder`: its lit side builds up soonest."""
+    i = round(end)
+    while 0 <= i - side < len(profile) and i != top and profile[i] < shoulder:
+        i -= side
+    return abs(i - end)
 
 
 def _run(profile: FloatArray, start: int, level: float) -> tuple[float, float] | None:
