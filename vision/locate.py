@@ -219,7 +219,7 @@ class BallLocator:
                 # as light as it (low_contrast 86010, valid: its dim edge found up to half a
                 # radius in, in half the frames at rest) is narrower: it lies a radius in
                 # from its lit side's edge, if one side is clearly the lit one.
-                if (right - left) / 2 > _WIDTH[1] * r_ang + blur / 2:
+                if (right - left) / 2 >= _WIDTH[0] * r_ang:
                     return None
                 shoulder = floor + _SHOULDER * (peak - floor)
                 up_left = _build_up(profile, rough[0], -1, column, shoulder)

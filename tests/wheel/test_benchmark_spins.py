@@ -510,8 +510,9 @@ def test_a_launch_found_late_whose_last_half_turn_is_below_the_track_is_judged()
 def test_a_ball_whose_dim_side_fades_into_its_floor_is_read_from_its_lit_side() -> None:
     """Seed 86010 in `low_contrast` (960x540, 30 fps, as the benchmark drew it): the grey
     ball rests in the middle of 24, lit from one side; its dim side fades into a floor
-    as light as it. In half the frames at rest its dim edge was found up to half a
-    radius in, too narrow for a disc: its edges clear in 15 of 31 frames (`ball_lost`)."""
+    as light as it. Its edges were clear in 15 of 31 frames at rest (`ball_lost`); in 9
+    of the 16 others its dim edge was found up to half a radius in, too narrow for a
+    disc."""
     verdict = first_verdict(
         make_spin(86010, resolution=(960, 540), fps=30.0, look_name="low_contrast"), live=True
     )
