@@ -521,16 +521,25 @@ function button(label, key, action, cls) {
   return b;
 }
 
-// A button is disabled while what it sent is in flight: a double-click, or a
-// key pressed twice, sends one request. A disabled button takes no click.
+// A button is disabled while what it sent is in flight: a double-click, or a key
+// pressed twice, sends one request. A press that sent a command (its action says
+// whether it was accepted) stays disabled for a double-click's interval from the
+// press, so that a second press landing after a fast answer is not sent again; a
+// pad's keys, which send nothing, take the same key twice at once. A disabled
+// button takes no click.
+const DOUBLE_PRESS_MS = 500;
 const busy = new Set();
 function inFlight(b, action) {
   return async () => {
     if (b.disabled) return;
     b.disabled = true;
     busy.add(b);
+    const pressed = performance.now();
     try {
-      await action();
+      if (typeof (await action()) === "boolean") {
+        const left = DOUBLE_PRESS_MS - (performance.now() - pressed);
+        if (left > 0) await new Promise((done) => setTimeout(done, left));
+      }
     } finally {
       busy.delete(b);
       b.disabled = false;

@@ -71,3 +71,28 @@ def test_a_number_picked_in_a_pad_left_open_across_rounds_is_refused(
     expect(page.locator("#modal")).not_to_be_visible()
     now = station.get("/tables/rou/state", "viewer").json()["state"]
     assert (now["round"], now["next"]["kind"]) == (waiting["round"], "wheel")
+
+
+def test_a_second_press_landing_after_the_first_was_answered_sends_nothing(
+    page: Page, station: Rig
+) -> None:
+    """A double-click on a fast station: the first press is answered before the
+    second lands. Disabled only while in flight, the button took the second press and
+    sent it again (the station refused it as stale, and the croupier saw an error for
+    a press that had worked). Lands on the still-disabled button: no second request."""
+    if station.get("/tables/rou/state", "viewer").json()["state"]["next"]["kind"] != "round_open":
+        start = {"why": "a fresh round for this test"}
+        assert station.post("/tables/rou/pit-boss/void", "pit_boss", start).status_code == 200
+    page.goto(f"{station.url}/console/rou#token={TOKENS['croupier']}")
+    action = page.locator("#action")
+    expect(action).to_have_text(re.compile("OPEN BETS|ROUND VOID"))
+    opens: list[Request] = []
+    page.on("request", lambda r: opens.append(r) if posted("/round/open")(r) else None)
+    open_bets = page.get_by_role("button", name="OPEN BETS")
+    open_bets.click()
+    expect(page.locator("#toast")).to_have_text("DONE")
+    # A mouse's second press lands wherever the button is: no wait for it to be enabled.
+    open_bets.click(force=True)
+    expect(open_bets).to_be_enabled()
+    expect(action).to_have_text("BETS OPEN")
+    assert len(opens) == 1, [r.url for r in opens]
