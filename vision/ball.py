@@ -40,6 +40,9 @@ _ROTOR_CANDIDATES = 4
 _FAINT = 0.45
 # ... and is looked for clear of the rotor's rim, whose turning edge outshines it there.
 _FAINT_RHO = 1.12
+# A croupier's hand, or its trace in the still picture, can outshine a faint ball for a
+# second after the launch: the next best spots off the rotor are kept beside the best.
+OTHER_SPOTS = 2
 _STREAK = 3  # a streak this many ball widths long
 # The noise in a streak-long average is this fraction of that in a ball-sized one (not
 # 1/sqrt(3): compression and the blur make neighbouring pixels' noise alike).
@@ -68,6 +71,9 @@ class Sightings:
     # Where the ball was asked for on the rotor (where it has come to rest), the best
     # spot there that reached `_FAINT` of the threshold.
     resting: BallSighting | None = None
+    # The next best spots off the rotor that reached `_FAINT` of the threshold, best
+    # first, each three ball widths from the best (`track` or `faint`) and one another.
+    others: tuple[BallSighting, ...] = ()
 
 
 def shift_columns(a: FloatArray, bins: float) -> FloatArray:
@@ -148,6 +154,7 @@ class BallFinder:
             if track is not None
             else self._pick(score, blob, centre, _FAINT * track_threshold, self.faint_row, rows)
         )
+        others = self._others(score, blob, centre, _FAINT * track_threshold, track or faint)
         resting = None
         if rest_bin is not None:
             # A ball resting on a fret is hardly brighter than the fret, which the rotor's
@@ -162,14 +169,36 @@ class BallFinder:
             if found is None:
                 break
             on_rotor.append(found)
-            cols = np.arange(-3 * self.ka, 3 * self.ka + 1) + round(
-                found.theta / self.grid.bin_radians
-            )
-            blob[:rr, cols % blob.shape[1]] = -1.0
+            self._blank(blob, found, 0, rr)
         self.still += alpha * (w / gain - self.still)
         if learn_rotor:
             self._learn_rotor(w, rotor_bins, gain, 1.0 - math.exp(-dt / self.memory))
-        return Sightings(track, tuple(on_rotor), faint, resting)
+        return Sightings(track, tuple(on_rotor), faint, resting, others)
+
+    def _others(
+        self,
+        score: FloatArray,
+        blob: FloatArray,
+        centre: FloatArray,
+        threshold: float,
+        best: BallSighting | None,
+    ) -> tuple[BallSighting, ...]:
+        """The next best spots off the rotor after `best`; their columns are blanked
+        there (off the rotor only: what is sought on it is unchanged)."""
+        rr, rows = self.rotor_rows, len(self.grid.rhos)
+        found: list[BallSighting] = []
+        spot = best
+        while spot is not None and len(found) < OTHER_SPOTS:
+            self._blank(blob, spot, rr, rows)
+            spot = self._pick(score, blob, centre, threshold, self.faint_row, rows)
+            if spot is not None:
+                found.append(spot)
+        return tuple(found)
+
+    def _blank(self, blob: FloatArray, spot: BallSighting, row0: int, row1: int) -> None:
+        """Takes a found spot's columns, three ball widths either side, out of `blob`."""
+        cols = np.arange(-3 * self.ka, 3 * self.ka + 1) + round(spot.theta / self.grid.bin_radians)
+        blob[row0:row1, cols % blob.shape[1]] = -1.0
 
     def _learn_rotor(
         self, w: FloatArray, rotor_bins: float | None, gain: float, sink: float

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from vision.ball import BallSighting, Sightings
+from vision.ball import OTHER_SPOTS, BallSighting, Sightings
 from vision.locate import BallFix
 from vision.observations import (
     BallSpeed,
@@ -143,11 +143,12 @@ class SpinTracker:
         self.phase = Phase.IDLE
         self._candidates: deque[_TrackPoint] = deque(maxlen=6)
         # Faint sightings too, frame after frame: a launch the threshold missed.
-        self._faint_run: deque[_TrackPoint] = deque(maxlen=_FAINT_RUN)
+        # Each frame's spots: the best and, by a hand, the next best (`_launch_run`).
+        self._faint_run: deque[tuple[_TrackPoint, ...]] = deque(maxlen=_FAINT_RUN)
         # The last track sightings while no spin is in play: where the croupier's hand was.
         self._recent: deque[_TrackPoint] = deque(maxlen=_RECENT_SIGHTINGS)
         # ... and every spot off the rotor, faint ones too: the ball before its launch is found.
-        self._idle_spots: deque[_TrackPoint] = deque(maxlen=_RECENT_SIGHTINGS)
+        self._idle_spots: deque[_TrackPoint] = deque(maxlen=_RECENT_SIGHTINGS * (1 + OTHER_SPOTS))
         self._frame_t = -math.inf  # the previous frame's time
         self._last_track_t = -math.inf
         self._armed = True
@@ -356,8 +357,11 @@ class SpinTracker:
                 # Below its track the ball is falling, and the rotor's rim glints there
                 # too: of the two, the brighter is the ball.
                 ball = down
-            if ball is None and seen.faint is not None and self._faint_goes_on(seen.faint, t):
-                ball = seen.faint
+            if ball is None:
+                # A faint ball, or one a hand outshines (`Sightings.others`), where its
+                # course puts it.
+                faint = (b for b in (seen.faint, *seen.others) if b is not None)
+                ball = next((b for b in faint if self._faint_goes_on(b, t)), None)
             spot = seen.track or seen.faint
             if ball is None and spot is not None and self._found_in_a_run(spot, t, before):
                 ball = spot
@@ -409,12 +413,21 @@ class SpinTracker:
         if ball is None or ball.rho <= _TRACK_RHO:
             self._faint_run.clear()
             return None
-        point = _TrackPoint(t, ball.theta, ball.rho, rotor.zero, rotor.speed, before)
-        self._idle_spots.append(point)
+        point, *others = (
+            _TrackPoint(t, b.theta, b.rho, rotor.zero, rotor.speed, before)
+            for b in (ball, *seen.others)
+            if b.rho > _TRACK_RHO
+        )
+        # A hand holding still on the track, or its trace in the still picture, can
+        # outshine the faint ball for a second after it let it go (motion_blur 85042 at
+        # 25 fps: found 1.3 s late, refused for too few turns): beside a hand, the next
+        # best spots may be the ball.
+        spots = (point, *others) if self._by_a_hand([point, *others]) else (point,)
         run = self._faint_run
-        if run and run[-1].t != before:
+        if run and run[-1][0].t != before:
             run.clear()
-        run.append(point)
+        run.append(spots)
+        self._idle_spots.extend(spots)
         pts: list[_TrackPoint] | None = None
         if seen.track is not None:
             c = self._candidates
@@ -424,9 +437,16 @@ class SpinTracker:
             self._recent.append(point)
             if len(c) >= _LAUNCH_SIGHTINGS and _launches(list(c)[-_LAUNCH_SIGHTINGS:]):
                 pts = list(c)[-_LAUNCH_SIGHTINGS:]
-        if pts is None and len(run) == _FAINT_RUN and _launches(list(run)):
-            pts = list(run)
+        if pts is None and len(run) == _FAINT_RUN:
+            pts = _steady_run(list(run))
         return pts
+
+    def _by_a_hand(self, spots: list[_TrackPoint]) -> bool:
+        """Is one of this frame's spots where something held still (seen twice at one
+        angle and radius) lately?"""
+        since = spots[0].t - _HAND_SECONDS
+        lately = list(itertools.takewhile(lambda q: q.t >= since, reversed(self._idle_spots)))
+        return any(sum(1 for q in lately if _same_place(q, p)) >= 2 for p in spots)
 
     def _launch(self, pts: list[_TrackPoint], frame: int, t: float) -> list[Observation]:
         self.spin += 1
@@ -971,6 +991,15 @@ def _launches(pts: list[_TrackPoint]) -> bool:
         return False
     # ... and keeps to its track, where a hand moves in or out.
     return max(p.rho for p in pts) - min(p.rho for p in pts) <= _LAUNCH_RHO_SPREAD
+
+
+def _steady_run(run: list[tuple[_TrackPoint, ...]]) -> list[_TrackPoint] | None:
+    """One spot a frame, the best ones first, that `_launches`. What fails it early
+    fails it whatever follows, so each frame's spots extend only the runs still steady."""
+    runs = [[p] for p in run[0]]
+    for spots in run[1:]:
+        runs = [[*r, p] for r in runs for p in spots if _launches([*r, p])]
+    return runs[0] if runs else None
 
 
 def _mean_angle(angles: list[float]) -> float:

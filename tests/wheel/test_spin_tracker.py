@@ -164,3 +164,28 @@ def test_turns_made_coming_down_below_the_track_are_not_counted() -> None:
         out += tracker.step(i, t, _rotor(t), Sightings(ball, ()), _no_reading)
     assert not _verdicts(out)
     assert tracker.revolutions == on_track
+
+
+def test_a_faint_ball_outshone_by_the_hand_that_launched_it_is_counted_from_its_launch() -> None:
+    """For a second after the launch the croupier's fingertips, then their trace in the
+    still picture, are the best faint spot off the rotor, held still where the ball left
+    them; the ball going round is only the next best (motion_blur 85042). Found only
+    once the hand has gone, its first two turns were lost."""
+    tracker = SpinTracker(DetectorParams())
+    hand = BallSighting(math.radians(37.0), 1.28, 9.0)
+    launch = 5
+    out: list[Observation] = []
+    for i in range(61):
+        t = i / FPS
+        theta = hand.theta - 2 * math.pi * 2.0 * max(0.0, t - launch / FPS)
+        ball = BallSighting(theta % (2 * math.pi), 1.24, 5.0)
+        if i < launch:
+            seen = Sightings(None, (), faint=hand)
+        elif i < 25:
+            seen = Sightings(None, (), faint=hand, others=(ball,))
+        else:
+            seen = Sightings(None, (), faint=ball)
+        out += tracker.step(i, t, _rotor(t), seen, _no_reading)
+    truth = 2.0 * (60 - launch) / FPS
+    assert tracker.phase is Phase.ON_TRACK and tracker.spin == 1 and not _verdicts(out)
+    assert truth - 0.2 < tracker.revolutions <= truth + 0.01
