@@ -42,7 +42,7 @@ _FAINT = 0.45
 _FAINT_RHO = 1.12
 # A croupier's hand, or its trace in the still picture, can outshine a faint ball for a
 # second after the launch: the next best spots off the rotor are kept beside the best.
-OTHER_SPOTS = 2
+_OTHERS = 2
 _STREAK = 3  # a streak this many ball widths long
 # The noise in a streak-long average is this fraction of that in a ball-sized one (not
 # 1/sqrt(3): compression and the blur make neighbouring pixels' noise alike).
@@ -188,7 +188,7 @@ class BallFinder:
         rr, rows = self.rotor_rows, len(self.grid.rhos)
         found: list[BallSighting] = []
         spot = best
-        while spot is not None and len(found) < OTHER_SPOTS:
+        while spot is not None and len(found) < _OTHERS:
             self._blank(blob, spot, rr, rows)
             spot = self._pick(score, blob, centre, threshold, self.faint_row, rows)
             if spot is not None:
