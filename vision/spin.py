@@ -595,10 +595,15 @@ class SpinTracker:
         now, on its track: right after the last sighting, in a narrow window; never
         once it was last seen flying off past its track (shake 85017: a faint spot of
         noise in the window, 5 frames after the ball was seen leaving, held it on the
-        track until it was lost)."""
+        track until it was lost), nor once it was last seen below its track: coming down,
+        it does not climb back (sensor_noise 85028: a faint spot of noise on the track
+        in the window, with the ball last seen on the rotor, added 0.07 turns it never
+        made)."""
         if self._leaving:
             return False
         usual = self._usual_track_rho()
+        if usual is not None and self._last_rho < usual - _LEAVING_RHO:
+            return False
         track = usual if usual is not None else float(np.median(self._track_rhos))
         if ball.rho <= _TRACK_RHO or abs(ball.rho - track) > _LAUNCH_RHO_SPREAD:
             return False

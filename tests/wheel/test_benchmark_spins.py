@@ -298,6 +298,19 @@ def test_a_launch_is_followed_back_only_through_the_best_spots() -> None:
     assert verdict.facts.ball_revolutions <= _turns_seen_at_most(spin)
 
 
+def test_a_faint_spot_on_the_track_is_not_a_ball_last_seen_coming_down() -> None:
+    """Seed 85028 in `sensor_noise` (960x540, 60 fps, as the benchmark drew it): the
+    ball rests on a fret. Seen coming down onto the rotor, it was unseen for six frames,
+    and a faint spot of noise on the track, where its course would have put it had it
+    stayed there, was taken for it going on round: 0.07 turns it never made, 5.12
+    counted where it can have made 5.115 at most."""
+    spin = make_spin(85028, resolution=(960, 540), fps=60.0, look_name="sensor_noise")
+    verdict = first_verdict(spin, live=True)
+    assert isinstance(verdict, NoResult)
+    assert verdict.reason.value == "ball_on_fret"
+    assert verdict.facts.ball_revolutions <= _turns_seen_at_most(spin)
+
+
 def test_a_spot_held_still_beyond_the_track_is_not_the_ball_flying_off() -> None:
     """Seed 86008 in `chrome` (960x540, 30 fps, as the benchmark drew it), ball and
     rotor turning the same way: a spot stays at 1.42 rotor radii, in one place of the
