@@ -300,7 +300,7 @@ def test_a_launch_is_followed_back_only_through_the_best_spots() -> None:
 
 def test_a_faint_spot_on_the_track_is_not_a_ball_last_seen_coming_down() -> None:
     """Seed 85028 in `sensor_noise` (960x540, 60 fps, as the benchmark drew it): the
-    ball rests on a fret. Seen coming down onto the rotor, it was unseen for six frames,
+    ball rests on a fret. Seen coming down onto the rotor, it was unseen for five frames,
     and a faint spot of noise on the track, where its course would have put it had it
     stayed there, was taken for it going on round: 0.07 turns it never made, 5.12
     counted where it can have made 5.115 at most."""
