@@ -353,7 +353,7 @@ class SpinTracker:
                 None,
             )
             ball = track or down
-            if track and down and self._below_track(track) and down.contrast > track.contrast:
+            if track and down and self._below_track(track.rho) and down.contrast > track.contrast:
                 # Below its track the ball is falling, and the rotor's rim glints there
                 # too: of the two, the brighter is the ball.
                 ball = down
@@ -595,15 +595,14 @@ class SpinTracker:
         now, on its track: right after the last sighting, in a narrow window; never
         once it was last seen flying off past its track (shake 85017: a faint spot of
         noise in the window, 5 frames after the ball was seen leaving, held it on the
-        track until it was lost), nor once it was last seen below its track: coming down,
-        it does not climb back (sensor_noise 85028: a faint spot of noise on the track
-        in the window, with the ball last seen on the rotor, added 0.07 turns it never
-        made)."""
-        if self._leaving:
+        track until it was lost), nor once it was last seen off the rotor below its
+        track: spiralling down, it does not climb back (sensor_noise 85028: a faint spot
+        of noise on the track in the window, the ball seen down to 1.02 rotor radii and
+        then on the rotor, added 0.07 turns it never made). Not a spot on the rotor
+        alone: a glint taken for the ball dropping (chrome 85003) must not lose it."""
+        if self._leaving or self._below_track(self._track_rhos[-1]):
             return False
         usual = self._usual_track_rho()
-        if usual is not None and self._last_rho < usual - _LEAVING_RHO:
-            return False
         track = usual if usual is not None else float(np.median(self._track_rhos))
         if ball.rho <= _TRACK_RHO or abs(ball.rho - track) > _LAUNCH_RHO_SPREAD:
             return False
@@ -675,9 +674,9 @@ class SpinTracker:
             self._advance(b.theta, tb)
         return True
 
-    def _below_track(self, ball: BallSighting) -> bool:
+    def _below_track(self, rho: float) -> bool:
         usual = self._usual_track_rho()
-        return usual is not None and ball.rho < usual - _LEAVING_RHO
+        return usual is not None and rho < usual - _LEAVING_RHO
 
     def _usual_track_rho(self) -> float | None:
         return float(np.median(self._track_rhos)) if len(self._track_rhos) >= 5 else None
@@ -730,7 +729,7 @@ class SpinTracker:
             # Seen below its track, it is coming down: its turns across the deflectors are
             # not the track's, and must not count towards `min_revolutions`.
             self._track_rhos.append(ball.rho)
-            self._advance(ball.theta, t, on_track=not self._below_track(ball))
+            self._advance(ball.theta, t, on_track=not self._below_track(ball.rho))
             slow = abs(self._speed) < 2 * math.pi * _MIN_TRACK_RPS
             self._stalled = self._stalled + 1 if slow else 0
             if self.phase is Phase.LAUNCHED and self._stalled >= _LAUNCH_SIGHTINGS:

@@ -311,6 +311,17 @@ def test_a_faint_spot_on_the_track_is_not_a_ball_last_seen_coming_down() -> None
     assert verdict.facts.ball_revolutions <= _turns_seen_at_most(spin)
 
 
+def test_a_glint_taken_for_the_drop_does_not_lose_a_faint_ball_on_the_track() -> None:
+    """Seed 85003 in `chrome` (640x480, 25 fps, as the benchmark drew it): at 3.84 s,
+    with the ball still on its track, a glint on the rotor at 0.92 rotor radii was taken
+    for it dropping. When a faint spot on the track was refused as the ball once it was
+    last seen below its track, anywhere, the faint ball going on round was refused for
+    1.5 s, and the valid spin with it (`ball_lost`)."""
+    verdict = first_verdict(make_spin(85003, resolution=(640, 480), fps=25.0, look_name="chrome"))
+    assert isinstance(verdict, SpinResult)
+    assert verdict.number == 12
+
+
 def test_a_spot_held_still_beyond_the_track_is_not_the_ball_flying_off() -> None:
     """Seed 86008 in `chrome` (960x540, 30 fps, as the benchmark drew it), ball and
     rotor turning the same way: a spot stays at 1.42 rotor radii, in one place of the
