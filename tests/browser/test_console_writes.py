@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from playwright.sync_api import Page, Request, expect
+from playwright.sync_api import Locator, Page, Request, expect
 from support.station_rig import TOKENS, Rig
 
 
@@ -34,6 +34,19 @@ def test_each_press_names_the_step_on_screen_and_itself(page: Page, station: Rig
     assert all(re.fullmatch(r"[0-9a-f]{32}", k) for k in keys) and keys[0] != keys[1]
 
 
+def _croupier_at_a_round_over(page: Page, station: Rig) -> Locator:
+    """The roulette console, signed on as the croupier, at a round that is over; its
+    action line. The table is shared with other tests: a round in play is voided."""
+    if station.get("/tables/rou/state", "viewer").json()["state"]["next"]["kind"] != "round_open":
+        start = {"why": "a fresh round for this test"}
+        assert station.post("/tables/rou/pit-boss/void", "pit_boss", start).status_code == 200
+    page.goto(f"{station.url}/console/rou#token={TOKENS['croupier']}")
+    action = page.locator("#action")
+    # The console has the table (a round over, or voided above) before a key is pressed.
+    expect(action).to_have_text(re.compile("OPEN BETS|ROUND VOID"))
+    return action
+
+
 def test_a_number_picked_in_a_pad_left_open_across_rounds_is_refused(
     page: Page, station: Rig
 ) -> None:
@@ -41,14 +54,7 @@ def test_a_number_picked_in_a_pad_left_open_across_rounds_is_refused(
     ended meanwhile (here a pit boss confirmed 17) and the next round waits for
     its spin. The 5 meant the old spin: the station refuses it as stale and the
     new round still waits for its number."""
-    if station.get("/tables/rou/state", "viewer").json()["state"]["next"]["kind"] != "round_open":
-        # The table is shared with other tests: start from a round that is over.
-        start = {"why": "a fresh round for this test"}
-        assert station.post("/tables/rou/pit-boss/void", "pit_boss", start).status_code == 200
-    page.goto(f"{station.url}/console/rou#token={TOKENS['croupier']}")
-    action = page.locator("#action")
-    # The console has the table (a round over, or voided above) before a key is pressed.
-    expect(action).to_have_text(re.compile("OPEN BETS|ROUND VOID"))
+    action = _croupier_at_a_round_over(page, station)
     page.keyboard.press("o")
     expect(action).to_have_text("BETS OPEN")
     page.keyboard.press("n")
@@ -80,12 +86,7 @@ def test_a_second_press_landing_after_the_first_was_answered_sends_nothing(
     second lands. Disabled only while in flight, the button took the second press and
     sent it again (the station refused it as stale, and the croupier saw an error for
     a press that had worked). Lands on the still-disabled button: no second request."""
-    if station.get("/tables/rou/state", "viewer").json()["state"]["next"]["kind"] != "round_open":
-        start = {"why": "a fresh round for this test"}
-        assert station.post("/tables/rou/pit-boss/void", "pit_boss", start).status_code == 200
-    page.goto(f"{station.url}/console/rou#token={TOKENS['croupier']}")
-    action = page.locator("#action")
-    expect(action).to_have_text(re.compile("OPEN BETS|ROUND VOID"))
+    action = _croupier_at_a_round_over(page, station)
     opens: list[Request] = []
     page.on("request", lambda r: opens.append(r) if posted("/round/open")(r) else None)
     open_bets = page.get_by_role("button", name="OPEN BETS")
