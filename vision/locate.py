@@ -18,6 +18,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
+from vision.disc_fit import disc_column
 from vision.geometry import AngleWarp, Ellipse, FloatArray
 from vision.pockets import POCKET_COUNT
 
@@ -58,6 +59,7 @@ class BallFix:
     radius: float  # the ball's angular radius, radians
     fret: float | None  # wheel angle of a fret the ball reaches or lies across
     frets_seen: bool  # frets show next to the ball at all (some wheels' are not bright)
+    by_disc: bool = False  # placed by its whole disc (`vision.disc_fit`), no edge clean
 
 
 @dataclass(frozen=True)
@@ -100,7 +102,8 @@ class BallLocator:
         # and the ball seems no brighter than its floor. Read against the floor by it,
         # the light ring next to the ball could pass for the ball's own edge too, so
         # such a reading is taken only where the ball is clear of every fret (`_fix`).
-        return self._locate(grey, theta, rho, zero, blur, local_floor=True)
+        fix = self._locate(grey, theta, rho, zero, blur, local_floor=True)
+        return fix if fix is not None else self._by_disc(grey, theta, rho, zero)
 
     def _locate(
         self,
@@ -243,6 +246,32 @@ class BallLocator:
             return None
         if local_floor and any(abs(centre - f.theta) < r_ang + f.half for f in frets):
             return None  # never a number for a ball that may lie on a fret
+        return self._fixed(theta, centre, r_ang, frets, by_disc=False)
+
+    def _by_disc(self, grey: FloatArray, theta: float, rho: float, zero: float) -> BallFix | None:
+        """The ball placed by its whole disc where no edge of it is clean (`BallFix.by_disc`):
+        its height measured as `_fix` does, against the floor by it first."""
+        height = self._height(grey, [], True) or self._height(grey, [], False)
+        if height is None:
+            return None
+        row, half_height, _, _ = height
+        rhos = rho + self.rho_offsets
+        r_ang = half_height / float(np.interp(row, np.arange(len(rhos)), rhos))
+        if 2 * r_ang > _POCKET:
+            return None
+        column = disc_column(grey, row, half_height / _RHO_STEP, r_ang / _STEP)
+        if column is None:
+            return None
+        centre = float(self.offsets[column])
+        if abs(centre) > _OFF_SIGHTING * r_ang:
+            return None
+        frets = self._frets(grey, row, half_height, theta, zero, 0.0)
+        return self._fixed(theta, centre, r_ang, frets, by_disc=True)
+
+    def _fixed(
+        self, theta: float, centre: float, r_ang: float, frets: list[_Fret], by_disc: bool
+    ) -> BallFix:
+        """The fix for a ball centred `centre` from the sighting, with the fret it reaches."""
         reach = (centre - r_ang - _FRET_SLACK_IN, centre + r_ang + _FRET_SLACK_IN)
         reached = [
             f for f in frets if reach[0] <= f.theta + f.half and f.theta - f.half <= reach[1]
@@ -253,6 +282,7 @@ class BallLocator:
             r_ang,
             None if fret is None else (theta + fret.theta) % (2 * math.pi),
             bool(frets),
+            by_disc,
         )
 
     def _edge(self, profile: FloatArray, end: float, side: int, r_cols: float) -> float | None:

@@ -20,6 +20,9 @@ class DetectorParams:
     rest_tolerance_deg: float = 1.5  # how still is still: the spread of its angle on the rotor
     min_rest_coverage: float = 0.75  # fraction of the frames at rest in which it must be seen
     fret_margin: float = 0.15  # fraction of a pocket width next to a fret that counts as on it
+    # ... for a ball placed by its whole disc (`vision.disc_fit`): the ordinary margin and
+    # the most its lit side was seen to pull it (0.13 of a pocket, studio 86003).
+    disc_fret_margin: float = 0.28
     max_estimate_gap: float = 0.3  # pockets between the two readings of the ball's pocket
     rival_contrast: float = 0.5  # another spot resting this bright (of the ball) makes it unsure
     # Ball and rotor turn the same way only when both have gone this far since the launch

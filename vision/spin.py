@@ -839,6 +839,7 @@ class SpinTracker:
                 for s in run
                 if s.reading is not None
                 and s.reading.fix is not None
+                and not s.reading.fix.by_disc
                 and s.reading.score >= self.p.min_local_score
             ]
             if self._by_a_fret(fixed):
@@ -892,16 +893,29 @@ class SpinTracker:
                 NoResultReason.ROTOR_NOT_TRACKED,
                 f"pocket pattern next to the ball unclear (score {worst:.2f})",
             )
-        fixed = [(r, r.fix) for r in good if r.fix is not None]
-        if len(fixed) * 2 <= len(good):
-            clear = f"ball's edges clear in only {len(fixed)} of {len(good)} frames at rest"
-            # Too few to read a pocket from, but enough to say why it cannot be read: a
-            # ball on a fret as light as itself shows its edges in few frames (low_contrast
-            # 86025, on a fret: three of seven, each on the fret).
-            if self._by_a_fret(fixed):
-                return _Refusal(NoResultReason.BALL_ON_FRET, clear + ", by a fret", unclear=True)
-            return _Refusal(NoResultReason.BALL_LOST, clear, unclear=True)
-        return self._read_pocket(frame, t, rest, fixed)
+        fixed = [(r, r.fix) for r in good if r.fix is not None and not r.fix.by_disc]
+        if len(fixed) * 2 > len(good):
+            return self._read_pocket(frame, t, rest, fixed, self.p.fret_margin)
+        clear = f"ball's edges clear in only {len(fixed)} of {len(good)} frames at rest"
+        # Too few to read a pocket from, but enough to say why it cannot be read: a
+        # ball on a fret as light as itself shows its edges in few frames (low_contrast
+        # 86025, on a fret: three of seven, each on the fret).
+        if self._by_a_fret(fixed):
+            return _Refusal(NoResultReason.BALL_ON_FRET, clear + ", by a fret", unclear=True)
+        lost = _Refusal(NoResultReason.BALL_LOST, clear, unclear=True)
+        # A ball placed by its whole disc where its edges were not clean (studio 86003,
+        # valid: 2 of 27) is pulled towards its lit side: it reads a pocket only with a
+        # wider margin from the frets, and anything short of a reading is still for want
+        # of clear edges, which more frames may bring. It is the weaker evidence: one
+        # clean reading that near a fret outweighs it.
+        margin = self.p.disc_fret_margin * _POCKET
+        placed = [(r, r.fix) for r in good if r.fix is not None]
+        if len(placed) * 2 <= len(good) or any(
+            c < margin for _, c in (_pocket_of(r, f) for r, f in fixed)
+        ):
+            return lost
+        verdict = self._read_pocket(frame, t, rest, placed, self.p.disc_fret_margin)
+        return verdict if isinstance(verdict, _Reading) else lost
 
     def _by_a_fret(self, fixed: list[tuple[PocketReading, BallFix]]) -> bool:
         """Do too few readings to read a pocket from say why: a ball by a fret?"""
@@ -914,6 +928,7 @@ class SpinTracker:
         t: float,
         rest: _RestSample,
         fixed: list[tuple[PocketReading, BallFix]],
+        margin: float,
     ) -> _Refusal | _Reading:
         # Two estimates of where the ball sits on the rotor: against the zero followed
         # over the whole ring, and against the pattern right next to the ball.
@@ -933,7 +948,7 @@ class SpinTracker:
                 "ball read in pockets " + " and ".join(str(POCKET_ORDER[i]) for i in indices),
             )
         from_fret = _near_fret(pockets)
-        if from_fret < self.p.fret_margin * _POCKET:
+        if from_fret < margin * _POCKET:
             return _Refusal(
                 NoResultReason.BALL_ON_FRET,
                 f"ball {math.degrees(from_fret):.1f} deg from a fret in a third of the frames",

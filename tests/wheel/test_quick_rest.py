@@ -8,66 +8,20 @@ wait on rendered video is `benchmarks/wheel_latency.py`'s figure.
 
 from __future__ import annotations
 
-import math
-
 import pytest
+from support.resting_ball import WHEEL, rest
 
-from vision.ball import BallSighting, Sightings
 from vision.detector import WheelDetector
-from vision.locate import BallFix
-from vision.observations import NoResult, Observation, SpinResult
+from vision.observations import NoResult, SpinResult
 from vision.params import DetectorParams
 from vision.render import Scenario, make_spin
-from vision.rotor import RotorState
-from vision.spin import PocketReading, ReadPocket, SpinTracker
-
-FPS = 30.0
-POCKET = 2 * math.pi / 37
-ROTOR = 2.0  # rad/s, clockwise
-# docs/rules.md: the wheel clockwise from the zero, and its red numbers (written out
-# here, so the expectations do not lean on the code's own table).
-# fmt: off
-WHEEL = [0, 32, 15, 19, 4, 21, 2, 25, 17, 34, 6, 27, 13, 36, 11, 30, 8, 23, 10, 5, 24, 16, 33, 1,
-         20, 14, 31, 9, 22, 18, 29, 7, 28, 12, 35, 3, 26]
-RED = {1, 3, 5, 7, 9, 12, 14, 16, 18, 19, 21, 23, 25, 27, 30, 32, 34, 36}
-# fmt: on
-
-
-def _reader(zero: float, number: int) -> ReadPocket:
-    """The rotor read cleanly next to the ball: the zero where it is, the pocket's colour."""
-    colour = "green" if number == 0 else "red" if number in RED else "black"
-
-    def read(ball: BallSighting) -> PocketReading:
-        return PocketReading(zero, zero, 0.9, colour, BallFix(ball.theta, 0.3 * POCKET, None, True))
-
-    return read
-
 
 # The quick rest as a table may set it (off by default: docs/wheel.md, "The quick rest").
 QUICK = DetectorParams(quick_rest_seconds=0.12)
 
 
 def _rest(from_centre: float) -> tuple[SpinResult, int]:
-    """A ball that goes round against the rotor, drops at frame 120 and lies still from
-    then on, `from_centre` of a pocket from its pocket's centre; the verdict and the
-    pocket (its index from the zero)."""
-    tracker = SpinTracker(QUICK)
-    out: list[Observation] = []
-    theta, index, phi = 0.0, 0, 0.0
-    for i in range(200):
-        t = i / FPS
-        zero = ROTOR * t
-        rotor = RotorState(zero % (2 * math.pi), ROTOR, 0.9, 30.0, 0.0)
-        if i < 120:  # 2.2 rev/s slowing to 0.5 rev/s, counterclockwise
-            seen = Sightings(BallSighting(theta % (2 * math.pi), 1.3, 90.0), ())
-            theta -= 2 * math.pi * (2.2 - 1.7 * i / 120) / FPS
-        else:
-            if i == 120:  # where it comes down, in the pocket it comes down in
-                index = round((theta - zero) / POCKET)
-                phi = (index + from_centre) * POCKET
-            seen = Sightings(None, (BallSighting((zero + phi) % (2 * math.pi), 0.8, 60.0),))
-        out += tracker.step(i, t, rotor, seen, _reader(zero % (2 * math.pi), WHEEL[index % 37]))
-    [verdict] = [o for o in out if isinstance(o, SpinResult | NoResult)]
+    verdict, index = rest(QUICK, from_centre)
     assert isinstance(verdict, SpinResult)
     return verdict, index
 
