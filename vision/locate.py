@@ -149,11 +149,8 @@ class BallLocator:
         if height is None:
             return None
         row, half_height, column, floor = height
-        rhos = rho + self.rho_offsets
-        r_ang = half_height / float(np.interp(row, np.arange(len(rhos)), rhos))
-        # No ball is wider than a pocket: that is the light ring around the pockets, its
-        # height measured against the dark beyond it.
-        if 2 * r_ang > _POCKET:
+        r_ang = self._radius(row, half_height, rho)
+        if r_ang is None:
             return None
         r_cols = r_ang / _STEP
         # Only the rows through the centre: chords higher up are shorter and blur the edges.
@@ -255,9 +252,8 @@ class BallLocator:
         if height is None:
             return None
         row, half_height, _, _ = height
-        rhos = rho + self.rho_offsets
-        r_ang = half_height / float(np.interp(row, np.arange(len(rhos)), rhos))
-        if 2 * r_ang > _POCKET:
+        r_ang = self._radius(row, half_height, rho)
+        if r_ang is None:
             return None
         column = disc_column(grey, row, half_height / _RHO_STEP, r_ang / _STEP)
         if column is None:
@@ -267,6 +263,14 @@ class BallLocator:
             return None
         frets = self._frets(grey, row, half_height, theta, zero, 0.0)
         return self._fixed(theta, centre, r_ang, frets, by_disc=True)
+
+    def _radius(self, row: float, half_height: float, rho: float) -> float | None:
+        """The ball's angular radius from its height at patch row `row`; None if that makes
+        it wider than a pocket: that is the light ring around the pockets, its height
+        measured against the dark beyond it."""
+        rhos = rho + self.rho_offsets
+        r_ang = half_height / float(np.interp(row, np.arange(len(rhos)), rhos))
+        return None if 2 * r_ang > _POCKET else r_ang
 
     def _fixed(
         self, theta: float, centre: float, r_ang: float, frets: list[_Fret], by_disc: bool
