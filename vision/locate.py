@@ -246,8 +246,9 @@ class BallLocator:
         return self._fixed(theta, centre, r_ang, frets, by_disc=False)
 
     def _by_disc(self, grey: FloatArray, theta: float, rho: float, zero: float) -> BallFix | None:
-        """The ball placed by its whole disc where no edge of it is clean (`BallFix.by_disc`):
-        its height measured as `_fix` does, against the floor by it first."""
+        """The ball placed by its whole disc where no edge of it is clean (`BallFix.by_disc`),
+        its height measured against the floor right by it first: where no edge stood
+        out, the floor beside the ball is the light one (`locate`)."""
         height = self._height(grey, [], True) or self._height(grey, [], False)
         if height is None:
             return None
