@@ -7,7 +7,7 @@ in 2 of its 27 frames at rest). A disc as tall as the ball's measured height and
 wide as its radius in angle, less a ring around it, slid along the ball's row, still
 finds where most of the ball is: in all 27 frames, 0.03 to 0.13 of a pocket towards
 the ball's lit side from its true centre. That pull is why such a placement may only
-ever read a pocket with a wider margin from its frets (`SpinParams.disc_fret_margin`).
+ever read a pocket with a wider margin from its frets (`DetectorParams.disc_fret_margin`).
 """
 
 from __future__ import annotations

@@ -63,7 +63,7 @@ def test_clean_readings_by_a_fret_outweigh_a_disc_deep_in_the_pocket() -> None:
 
 
 def _ball(width: int, centre: float, lit: float) -> np.ndarray:
-    """A patch with a disc-shaped ball 12 columns wide and 8 rows tall on a dark floor,
+    """A patch with a disc-shaped ball of radius 12 columns and 8 rows on a dark floor,
     brighter on its lit side (`lit` of the way from its dim side's grey to white), a
     glow beside its lit side as bright as its dim side."""
     grey = np.full((41, width), 40.0, dtype=np.float32)
