@@ -60,6 +60,9 @@ class BallFix:
     fret: float | None  # wheel angle of a fret the ball reaches or lies across
     frets_seen: bool  # frets show next to the ball at all (some wheels' are not bright)
     by_disc: bool = False  # placed by its whole disc (`vision.disc_fit`), no edge clean
+    # How far either way from `theta` the ball may lie: a ball merged with both frets of
+    # its pocket by a long shutter lies somewhere between them (`_between`).
+    spread: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -197,6 +200,7 @@ class BallLocator:
             bands = self._bands(grey, row, half_height)
             if bands:
                 beside = self._beside(profile, bands, rough, r_cols, blur, theta, zero, frets)
+        spread = 0.0
         if beside is not None:
             centre = beside
         elif walls[0] is not None and walls[1] is not None:
@@ -210,7 +214,7 @@ class BallLocator:
                 between = _between(walls[0], walls[1], r_ang, blur)
                 if between is None:
                     return None
-                centre = between
+                centre, spread = between
         elif left is not None and right is not None:
             centre = (left + right) / 2
             if not _disc(left, right, r_ang, blur):
@@ -227,12 +231,15 @@ class BallLocator:
                 if min(up_left, up_right) > _LIT * max(up_left, up_right):
                     return None
                 centre = left + r_ang if up_left < up_right else right - r_ang
-        elif left is not None:
+        elif left is not None and walls[1] is not None:
             centre = _one_edge(left + r_ang, walls[1], ends, r_ang, blur)
-        elif right is not None:
+        elif right is not None and walls[0] is not None:
             centre = _one_edge(right - r_ang, walls[0], ends, r_ang, blur)
         else:
-            return None  # an edge that is neither clean nor at a fret
+            # An edge that is neither clean nor at a fret: the ball merged with something
+            # else there (studio 87020, valid: a light floor on past the next fret, the
+            # ball put a radius in from the fret's outer edge, 3 deg off).
+            return None
         # The sighting is the middle of the spot the ball makes, as smeared as the ball:
         # within a quarter of a radius of its centre (its lit side pulls the spot over).
         # A centre much further off is another edge taken for the ball's (a smeared
@@ -241,9 +248,9 @@ class BallLocator:
         # doubt in two of five frames that refused it).
         if abs(centre) > _OFF_SIGHTING * r_ang:
             return None
-        if local_floor and any(abs(centre - f.theta) < r_ang + f.half for f in frets):
+        if local_floor and any(abs(centre - f.theta) < r_ang + f.half + spread for f in frets):
             return None  # never a number for a ball that may lie on a fret
-        return self._fixed(theta, centre, r_ang, frets, by_disc=False)
+        return self._fixed(theta, centre, r_ang, frets, by_disc=False, spread=spread)
 
     def _by_disc(self, grey: FloatArray, theta: float, rho: float, zero: float) -> BallFix | None:
         """The ball placed by its whole disc where no edge of it is clean (`BallFix.by_disc`),
@@ -274,9 +281,18 @@ class BallLocator:
         return None if 2 * r_ang > _POCKET else r_ang
 
     def _fixed(
-        self, theta: float, centre: float, r_ang: float, frets: list[_Fret], by_disc: bool
+        self,
+        theta: float,
+        centre: float,
+        r_ang: float,
+        frets: list[_Fret],
+        by_disc: bool,
+        spread: float = 0.0,
     ) -> BallFix:
-        """The fix for a ball centred `centre` from the sighting, with the fret it reaches."""
+        """The fix for a ball centred `centre` from the sighting, with the fret it reaches;
+        one that may lie up to `spread` either way reaches none: its frets bound it."""
+        if spread:
+            return BallFix((theta + centre) % (2 * math.pi), r_ang, None, True, by_disc, spread)
         reach = (centre - r_ang - _FRET_SLACK_IN, centre + r_ang + _FRET_SLACK_IN)
         reached = [
             f for f in frets if reach[0] <= f.theta + f.half and f.theta - f.half <= reach[1]
@@ -581,9 +597,11 @@ def _tail(fret: _Fret, smear: float) -> float:
     return min(smear, 2 * fret.half) / 2
 
 
-def _between(left: _Fret, right: _Fret, r_ang: float, blur: float) -> float | None:
-    """The centre of a ball whose edges both run into the frets of its pocket, as near
-    either fret as they let it lie; None if it cannot reach both.
+def _between(
+    left: _Fret, right: _Fret, r_ang: float, blur: float
+) -> tuple[float, float] | None:
+    """Where a ball whose edges both run into the frets of its pocket may lie: the middle
+    of that range and how far either way from it; None if it cannot reach both.
 
     Smeared by a long shutter (by `s`), ball and frets are each `s` wider than they
     are and their edges soft over `s`. A ball's edge runs into a fret's at most when
@@ -592,9 +610,7 @@ def _between(left: _Fret, right: _Fret, r_ang: float, blur: float) -> float | No
     (`_FRET_SLACK_OUT`); the ball taken `_WIDTH[1]` times as wide as its height says
     (a profile model of box-shaped ball and fret, smeared and blurred by a lens of up
     to 0.5 deg, merges them at most 0.6 deg short of that reach). Reaching both frets,
-    the ball lies between them, but anywhere in a range: the end of that range nearer
-    a fret is taken, and the fret itself if the range reaches it, so that a ball which
-    may lie by the fret is judged as if it did, never read in the middle of the pocket.
+    the ball lies between them, but anywhere in that range, up to the frets themselves.
     """
 
     def reach(fret: _Fret) -> float:
@@ -604,13 +620,12 @@ def _between(left: _Fret, right: _Fret, r_ang: float, blur: float) -> float | No
     nearest, furthest = pocket - reach(right), reach(left)  # from the left fret
     if nearest > furthest:
         return None
-    if nearest <= pocket - furthest:
-        return left.theta + max(0.0, nearest)
-    return left.theta + min(pocket, furthest)
+    low, high = max(0.0, nearest), min(pocket, furthest)
+    return left.theta + (low + high) / 2, (high - low) / 2
 
 
 def _one_edge(
-    centre: float, wall: _Fret | None, ends: list[float | None], r_ang: float, blur: float
+    centre: float, wall: _Fret, ends: list[float | None], r_ang: float, blur: float
 ) -> float:
     """The centre of a ball with one clean edge, put one radius in from it (`centre`),
     unless the other edge, beyond a fret's far side, may be the ball's own.
@@ -623,7 +638,7 @@ def _one_edge(
     two places the one nearer the fret, and the fret itself if they lie either side of it.
     """
     left, right = ends
-    if wall is None or left is None or right is None or not _disc(left, right, r_ang, blur):
+    if left is None or right is None or not _disc(left, right, r_ang, blur):
         return centre
     one, across = centre - wall.theta, (left + right) / 2 - wall.theta
     if one * across <= 0:

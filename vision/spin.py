@@ -947,7 +947,12 @@ class SpinTracker:
                 NoResultReason.BALL_ON_FRET,
                 "ball read in pockets " + " and ".join(str(POCKET_ORDER[i]) for i in indices),
             )
-        from_fret = _near_fret(pockets)
+        # A ball bounded by both frets of its pocket (`BallFix.spread`) may lie anywhere
+        # between them, by a fret for all it says: where other readings place it, they
+        # tell how far from a fret it lies (motion_blur 88012, valid: three readings 3.9
+        # to 4.2 deg from a fret, two bounded ones 0.8 deg, refused `ball_on_fret`).
+        placed = [p for p, (_, f) in zip(pockets, fixed, strict=True) if not f.spread]
+        from_fret = _near_fret(placed if len(placed) >= 2 else pockets)
         if from_fret < margin * _POCKET:
             return _Refusal(
                 NoResultReason.BALL_ON_FRET,
@@ -1068,7 +1073,7 @@ def _pocket_of(reading: PocketReading, fix: BallFix) -> tuple[int | None, float]
     # where the pattern puts them; where frets do not show at all, by either zero.
     index = round(phi / _POCKET)
     if fix.frets_seen:
-        return index, _from_fret(phi)
+        return index, max(0.0, _from_fret(phi) - fix.spread)
     return index, min(_from_fret(phi), _from_fret(wrap(fix.theta - reading.ring_zero)))
 
 
