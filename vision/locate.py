@@ -597,9 +597,7 @@ def _tail(fret: _Fret, smear: float) -> float:
     return min(smear, 2 * fret.half) / 2
 
 
-def _between(
-    left: _Fret, right: _Fret, r_ang: float, blur: float
-) -> tuple[float, float] | None:
+def _between(left: _Fret, right: _Fret, r_ang: float, blur: float) -> tuple[float, float] | None:
     """Where a ball whose edges both run into the frets of its pocket may lie: the middle
     of that range and how far either way from it; None if it cannot reach both.
 

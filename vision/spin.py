@@ -44,7 +44,10 @@ _LAUNCH_SIGHTINGS = 3
 _LAUNCH_SPEED_RATIO = 1.6
 _LAUNCH_RHO_SPREAD = 0.1  # rotor radii
 _CONFIRM_SECONDS = 1.0
-_DROP_GAP_SECONDS = 0.3  # a launch not seen half way round by then was no launch
+# A ball unseen longer than this before a spot shows on the rotor could have fallen
+# anywhere: the spot is not where it fell. Over a chrome bowl a slow ball fades, unseen
+# for up to 0.56 s before it shows on the rotor (chrome 87015, valid).
+_DROP_GAP_SECONDS = 0.6
 # A spot on the rotor seen twice in one place of the picture while the ball went round on
 # the track, this recently, is a lamp's reflection on the turning cone, not the ball.
 _GHOST_SECONDS = 1.5
