@@ -953,13 +953,16 @@ class SpinTracker:
         # A ball bounded by both frets of its pocket (`BallFix.spread`) may lie anywhere
         # between them, by a fret for all it says: where other readings place it, they
         # tell how far from a fret it lies (motion_blur 88012, valid: three readings 3.9
-        # to 4.2 deg from a fret, two bounded ones 0.8 deg, refused `ball_on_fret`).
+        # to 4.2 deg from a fret, two bounded ones 0.8 deg, refused `ball_on_fret`), and
+        # until two do, more frames may (motion_blur 89024, valid: bounded in four of
+        # five, refused before its rest).
         placed = [p for p, (_, f) in zip(pockets, fixed, strict=True) if not f.spread]
         from_fret = _near_fret(placed if len(placed) >= 2 else pockets)
         if from_fret < margin * _POCKET:
             return _Refusal(
                 NoResultReason.BALL_ON_FRET,
                 f"ball {math.degrees(from_fret):.1f} deg from a fret in a third of the frames",
+                unclear=len(placed) < 2,
             )
         # Every reading on the fret itself leaves none: refused by the margin above.
         number = POCKET_ORDER[indices[0]]

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import math
 
-from support.resting_ball import POCKET, WHEEL, clean, rest
+from support.resting_ball import DROP, POCKET, WHEEL, clean, rest
 from support.spin_verdicts import first_verdict
 
 from vision.ball import BallSighting
@@ -37,8 +37,23 @@ def test_a_bounded_ball_placed_deep_in_its_pocket_by_other_frames_is_read() -> N
     assert verdict.number == WHEEL[index % 37]
 
 
+def test_a_ball_bounded_at_first_waits_for_frames_that_place_it() -> None:
+    """Bounded in every frame of its first 0.4 s at rest, placed in the middle of its
+    pocket after (motion_blur 89024, valid: bounded in four frames of five, refused
+    `ball_on_fret` at once, 1 frame before its rest): frames that bound it refuse it
+    only once 1 s of rest has not placed it twice."""
+
+    def place(frame: int, ball: BallSighting) -> BallFix:
+        return _bounded(ball) if frame < DROP + 12 else clean(frame, ball)
+
+    verdict, index = rest(PARAMS, 0.0, place)
+    assert isinstance(verdict, SpinResult)
+    assert verdict.number == WHEEL[index % 37]
+
+
 def test_a_ball_only_ever_bounded_up_to_its_frets_is_not_read() -> None:
-    """Where no frame places it, it may lie on a fret for all the readings say."""
+    """Where no frame places it in 1 s at rest, it may lie on a fret for all the
+    readings say."""
     verdict, _ = rest(PARAMS, 0.0, lambda _, ball: _bounded(ball))
     assert isinstance(verdict, NoResult)
     assert verdict.reason is NoResultReason.BALL_ON_FRET
@@ -80,3 +95,15 @@ def test_a_ball_merged_with_a_light_floor_past_a_fret_is_not_read_from_its_far_e
     verdict = first_verdict(make_spin(87020, resolution=(960, 540), fps=25.0, look_name="studio"))
     assert isinstance(verdict, SpinResult)
     assert verdict.number == 30
+
+
+def test_a_long_shutter_ball_bounded_in_most_frames_at_first_is_read() -> None:
+    """Seed 89024 in `motion_blur` (640x480, 30 fps), never run before the benchmark drew
+    it: the ball rests in the middle of 29, bounded by its smeared frets in four of the
+    first five frames at rest and placed in one: refused `ball_on_fret`, a frame before
+    its rest."""
+    verdict = first_verdict(
+        make_spin(89024, resolution=(640, 480), fps=30.0, look_name="motion_blur")
+    )
+    assert isinstance(verdict, SpinResult)
+    assert verdict.number == 29
