@@ -82,6 +82,7 @@ _PAIR_SECONDS = 0.25  # a held sighting is confirmed only by one this soon after
 # A launch seen only faintly (`Sightings.faint`) needs this many sightings in a row, each
 # the frame after the last, going round steadily along one track.
 _FAINT_RUN = 6
+_BACK_SPEED_SPAN = 0.2  # seconds of spots followed back a launch over which its speed is taken
 
 
 def _direction(sign: int) -> str | None:
@@ -1145,6 +1146,7 @@ def _seen_before(spots: list[_TrackPoint], launch: list[_TrackPoint]) -> float:
     v = abs(span) / (last.t - first.t)
     track = float(np.median([p.rho for p in launch]))
     back, cur = 0.0, first
+    followed = [(first.t, 0.0)]  # each spot followed back: its time, how far back it was
     for p in reversed(spots):
         dt = cur.t - p.t
         if dt <= 0 or abs(p.rho - track) > _LAUNCH_RHO_SPREAD:
@@ -1157,6 +1159,13 @@ def _seen_before(spots: list[_TrackPoint], launch: list[_TrackPoint]) -> float:
         if lo <= went <= hi:
             back += went
             cur = p
+            followed.append((p.t, back))
+            # Earlier, the ball went faster than at its launch's sightings: the speed
+            # over the spots just followed (motion_blur 89037, valid: followed back at
+            # the launch's 0.93 rev/s, the ball at 1.5 rev/s fell out of the window).
+            later = next((f for f in reversed(followed) if f[0] - p.t >= _BACK_SPEED_SPAN), None)
+            if later is not None:
+                v = max(v, (back - later[1]) / (later[0] - p.t))
     return sense * back
 
 

@@ -271,6 +271,19 @@ def test_a_launch_found_late_counts_the_turns_seen_before_it() -> None:
     assert verdict.facts.ball_revolutions <= 4.73  # the truth: never more
 
 
+def test_a_launch_found_late_is_followed_back_as_fast_as_the_ball_went_then() -> None:
+    """Seed 89037 in `motion_blur` (640x480, 25 fps), never run before the benchmark drew
+    it: the smeared ball is seen in two frames of three, never six in a row until 3.0 s,
+    2.3 s after its release. Followed back from there at the speed of those six (0.93
+    rev/s), it fell out of the window where it went 1.5 rev/s: 2.44 of 4.54 turns,
+    refused `too_few_revolutions`."""
+    spin = make_spin(89037, resolution=(640, 480), fps=25.0, look_name="motion_blur")
+    verdict = first_verdict(spin)
+    assert isinstance(verdict, SpinResult)
+    assert verdict.number == 8
+    assert verdict.facts.ball_revolutions <= _turns_seen_at_most(spin)
+
+
 def test_a_faint_ball_outshone_by_the_hand_that_launched_it_is_found_beside_it() -> None:
     """Seed 85042 in `motion_blur` (960x540, 25 fps, as the benchmark drew it): released
     at 0.97 s, the smeared ball is the best faint spot off the rotor only from 1.84 s on;
