@@ -1136,7 +1136,10 @@ def _seen_before(spots: list[_TrackPoint], launch: list[_TrackPoint]) -> float:
     still picture can outshine it for a second first (studio 85042 at 25 fps: found 2 turns
     late, refused for too few). Its spots before that run are followed back, each where
     the ball, no slower then than the run shows it, can have been a frame or two earlier;
-    a spot elsewhere (the hand) is passed over, and a gap that leaves a wide window ends it.
+    a spot elsewhere (the hand) is passed over. A gap that leaves a wide window is
+    crossed only to a run of spots before it that goes round steadily, no slower than the
+    ball went after it, counting the fewest turns the speeds allow (`_bridge_back`);
+    anything else ends it.
     """
     first, last = launch[0], launch[-1]
     span = sum(wrap(b.theta - a.theta) for a, b in itertools.pairwise(launch))
@@ -1145,28 +1148,72 @@ def _seen_before(spots: list[_TrackPoint], launch: list[_TrackPoint]) -> float:
     sense = math.copysign(1.0, span)
     v = abs(span) / (last.t - first.t)
     track = float(np.median([p.rho for p in launch]))
+    earlier = [p for p in reversed(spots) if abs(p.rho - track) <= _LAUNCH_RHO_SPREAD]
     back, cur = 0.0, first
     followed = [(first.t, 0.0)]  # each spot followed back: its time, how far back it was
-    for p in reversed(spots):
+    i = 0
+    while i < len(earlier):
+        p = earlier[i]
+        i += 1
         dt = cur.t - p.t
-        if dt <= 0 or abs(p.rho - track) > _LAUNCH_RHO_SPREAD:
+        if dt <= 0:
             continue
         lo = v * dt * (1 - _SPEED_SLACK) - min(_ANGLE_SLACK, 0.5 * v * dt)
         hi = (v + _MAX_DECEL * dt) * dt * (1 + _SPEED_SLACK) + _ANGLE_SLACK
-        if hi - lo > _DIRECT_WINDOW:
-            break
         went = (sense * (cur.theta - p.theta)) % (2 * math.pi)
-        if lo <= went <= hi:
-            back += went
-            cur = p
-            followed.append((p.t, back))
-            # Earlier, the ball went faster than at its launch's sightings: the speed
-            # over the spots just followed (motion_blur 89037, valid: followed back at
-            # the launch's 0.93 rev/s, the ball at 1.5 rev/s fell out of the window).
-            later = next((f for f in reversed(followed) if f[0] - p.t >= _BACK_SPEED_SPAN), None)
-            if later is not None:
-                v = max(v, (back - later[1]) / (later[0] - p.t))
+        if hi - lo > _DIRECT_WINDOW:
+            bridged = _bridge_back(cur, earlier[i - 1 : i + _LAUNCH_SIGHTINGS - 1], sense, v)
+            if bridged is None:
+                break
+            went, v = bridged
+        elif not lo <= went <= hi:
+            continue
+        back += went
+        cur = p
+        followed.append((p.t, back))
+        # Earlier, the ball went faster than at its launch's sightings: the speed
+        # over the spots just followed (motion_blur 89037, valid: followed back at
+        # the launch's 0.93 rev/s, the ball at 1.5 rev/s fell out of the window).
+        later = next((f for f in reversed(followed) if f[0] - p.t >= _BACK_SPEED_SPAN), None)
+        if later is not None:
+            v = max(v, (back - later[1]) / (later[0] - p.t))
     return sense * back
+
+
+def _bridge_back(
+    cur: _TrackPoint, run: list[_TrackPoint], sense: float, v: float
+) -> tuple[float, float] | None:
+    """Across a gap back from `cur` (the ball then going `v` rad/s) to `run`, spots before
+    it latest first: how far the ball went from the first of them to `cur`, and its speed
+    there; None unless they go round its way steadily, each within `_PAIR_SECONDS` of the
+    next, no slower than `v` (it only slows down) and not so much faster that it could
+    not have slowed to `v` in the gap.
+
+    In the gap it went at least `v` times the gap: of the turns the angles allow, the
+    fewest at least that far (`SpinTracker._bridge`, backwards; motion_blur 88001, valid:
+    seen in runs of two to four frames with gaps of up to 0.4 s between, found going
+    round only at 4 s, 1.42 of 5.70 turns counted)."""
+    if len(run) < _LAUNCH_SIGHTINGS:
+        return None
+    speeds = []
+    for later, before in itertools.pairwise(run):
+        dt = later.t - before.t
+        moved = sense * wrap(later.theta - before.theta)
+        if not 0 < dt <= _PAIR_SECONDS or moved <= 0:
+            return None
+        speeds.append(moved / dt)
+    now = (sum(speeds) / len(speeds)) if speeds else 0.0
+    if max(speeds) > _LAUNCH_SPEED_RATIO * min(speeds) or now < v * (1 - _SPEED_SLACK):
+        return None
+    gap = cur.t - run[0].t
+    if now > v + _MAX_DECEL * gap or now > 2 * math.pi * _MAX_TRACK_RPS:
+        return None
+    seen = (sense * (cur.theta - run[0].theta)) % (2 * math.pi)
+    turns = max(0, math.ceil((v * gap - seen) / (2 * math.pi)))
+    went = seen + 2 * math.pi * turns
+    if went > now * gap * (1 + _SPEED_SLACK) + _ANGLE_SLACK:
+        return None
+    return went, max(v, now)
 
 
 def _held_still(a: BallSighting, b: BallSighting) -> bool:
