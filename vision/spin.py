@@ -356,6 +356,8 @@ class SpinTracker:
                 (b for b in seen.rotor if self._follows_track(b, t) and not self._is_ghost(b, t)),
                 None,
             )
+            if down is not None and self._still_up(seen.track, down, t):
+                down = None
             ball = track or down
             if track and down and self._below_track(track.rho) and down.contrast > track.contrast:
                 # Below its track the ball is falling, and the rotor's rim glints there
@@ -557,6 +559,20 @@ class SpinTracker:
             and miss < math.radians(70)
             and abs(self._speed) < 0.6 * self._peak_speed
         )
+
+    def _still_up(self, spot: BallSighting | None, down: BallSighting, t: float) -> bool:
+        """Is this spot, at or beyond the ball's usual track where its course puts it and
+        brighter than `down` on the rotor, the ball still up there? It leaves its track
+        inwards to drop, outwards to fly off: seen so, `down` is not it dropping (plain
+        89002 and wood 87045, the ball left the wheel: as it flew out, a faint glint on
+        the rotor 7 and 33 deg away was taken for its drop, and the ball was no longer
+        followed outwards; refused `ball_lost` and `camera_fault`). A fainter spot out
+        there is not (shake 70006: a spot by the bowl's rim as the ball came down)."""
+        usual = self._usual_track_rho()
+        if spot is None or usual is None or spot.rho < usual or spot.contrast <= down.contrast:
+            return False
+        step = abs(self._speed * (t - self._theta_t))
+        return abs(wrap(spot.theta - self._theta)) < math.radians(30) + step
 
     def _window(self, dt: float) -> tuple[float, float]:
         """How far (rad, the ball's way) the ball on the track can have gone in `dt`:

@@ -308,6 +308,27 @@ def test_a_launch_found_late_is_followed_back_across_gaps_to_runs_that_go_round(
     assert verdict.facts.ball_revolutions <= _turns_seen_at_most(spin)
 
 
+@pytest.mark.parametrize(
+    ("seed", "resolution", "fps", "look"),
+    [
+        (89002, (640, 480), 50.0, "plain"),
+        (87045, (960, 540), 60.0, "wood"),
+    ],
+)
+def test_a_ball_flying_off_is_not_taken_for_a_glint_on_the_rotor_dropping(
+    seed: int, resolution: tuple[int, int], fps: float, look: str
+) -> None:
+    """Seeds 89002 in `plain` and 87045 in `wood`, never run before the benchmark drew
+    them: the ball leaves the wheel, seen bright going out over its track, and in the
+    same frame a faint glint on the rotor 7 deg (89002) or 33 deg (87045) from it was
+    taken for its drop. Followed no further outwards, it was refused `ball_lost`, or
+    (87045) a spot on the rotor's rim 0.6 s later was taken for it coming down and the
+    video ended while it was waited for at rest."""
+    verdict = first_verdict(make_spin(seed, resolution=resolution, fps=fps, look_name=look))
+    assert isinstance(verdict, NoResult)
+    assert verdict.reason.value == "ball_left_wheel"
+
+
 def test_a_faint_ball_outshone_by_the_hand_that_launched_it_is_found_beside_it() -> None:
     """Seed 85042 in `motion_blur` (960x540, 25 fps, as the benchmark drew it): released
     at 0.97 s, the smeared ball is the best faint spot off the rotor only from 1.84 s on;
