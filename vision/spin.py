@@ -1207,7 +1207,7 @@ def _bridge_back(
 
     In the gap it went at least `v` times the gap: of the turns the angles allow, the
     fewest at least that far (`SpinTracker._bridge`, backwards; motion_blur 88001, valid:
-    seen in runs of two to four frames with gaps of up to 0.4 s between, found going
+    seen in runs of two to five frames with gaps of up to 0.36 s between, found going
     round only at 4 s, 1.42 of 5.70 turns counted)."""
     if len(run) < _LAUNCH_SIGHTINGS:
         return None
@@ -1218,7 +1218,7 @@ def _bridge_back(
         if not 0 < dt <= _PAIR_SECONDS or moved <= 0:
             return None
         speeds.append(moved / dt)
-    now = (sum(speeds) / len(speeds)) if speeds else 0.0
+    now = sum(speeds) / len(speeds)
     if max(speeds) > _LAUNCH_SPEED_RATIO * min(speeds) or now < v * (1 - _SPEED_SLACK):
         return None
     gap = cur.t - run[0].t
