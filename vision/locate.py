@@ -50,6 +50,7 @@ _LIT = 0.75  # a lit side's edge builds up to the shoulder within this much of t
 _DIM_REACH = 0.5  # of a radius beyond a fret's far side: how far a dim side on it is looked for
 _FLOOR_ROWS = 0.06  # rotor radii above and below the ball's brightest row: its own floor
 _OFF_SIGHTING = 1.5  # radii: the farthest a ball's centre lies from where it was sighted
+_ONE_EDGE_OFF = 0.75
 _POCKET = 2 * math.pi / POCKET_COUNT
 
 
@@ -232,8 +233,12 @@ class BallLocator:
                     return None
                 centre = left + r_ang if up_left < up_right else right - r_ang
         elif left is not None and walls[1] is not None:
+            if abs(left + r_ang) > _ONE_EDGE_OFF * r_ang:
+                return None
             centre = _one_edge(left + r_ang, walls[1], ends, r_ang, blur)
         elif right is not None and walls[0] is not None:
+            if abs(right - r_ang) > _ONE_EDGE_OFF * r_ang:
+                return None
             centre = _one_edge(right - r_ang, walls[0], ends, r_ang, blur)
         else:
             # An edge that is neither clean nor at a fret: the ball merged with something
