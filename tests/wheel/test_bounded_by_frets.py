@@ -1,6 +1,7 @@
 """A resting ball that a long shutter merged with both frets of its pocket is bounded by
 them (`BallFix.spread`), not placed at one of them; a ball with one clean edge is read
-only against a fret on its other side. Never a number for a ball on a fret."""
+only against a fret on its other side, and only near where it was sighted. Never a
+number for a ball on a fret."""
 
 from __future__ import annotations
 
@@ -107,3 +108,26 @@ def test_a_long_shutter_ball_bounded_in_most_frames_at_first_is_read() -> None:
     )
     assert isinstance(verdict, SpinResult)
     assert verdict.number == 29
+
+
+def test_a_long_shutter_ball_is_not_read_a_radius_in_from_its_smears_end() -> None:
+    """Seed 92001 in `motion_blur` (640x480, 25 fps), never run before the benchmark drew
+    it: the ball rests in 36, within 0.02 pocket of its middle, smeared past both frets of
+    its pocket. The end of the smear beyond one fret passed for the ball's one clean
+    edge, the fret by the other end for a wall: a radius in from that edge put the ball
+    3.2 to 3.6 deg from its sighting and 0.5 deg from a fret, refused `ball_on_fret`."""
+    verdict = first_verdict(
+        make_spin(92001, resolution=(640, 480), fps=25.0, look_name="motion_blur")
+    )
+    assert isinstance(verdict, SpinResult)
+    assert verdict.number == 36
+
+
+def test_a_studio_ball_is_not_read_a_radius_in_from_an_edge_that_is_not_its_own() -> None:
+    """Seed 92020 in `studio` (960x540, 30 fps), never run before the benchmark drew it:
+    the ball rests in 25, 0.03 pocket from its middle. In three frames of five a radius
+    in from its one clean edge lay 3.8 to 4.1 deg from its sighting and 1.3 deg from a fret:
+    refused `ball_on_fret`."""
+    verdict = first_verdict(make_spin(92020, resolution=(960, 540), fps=30.0, look_name="studio"))
+    assert isinstance(verdict, SpinResult)
+    assert verdict.number == 25
