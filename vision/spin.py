@@ -349,6 +349,7 @@ class SpinTracker:
                 t,
             )
         ball: BallSighting | None
+        faint_spot = False
         if self.phase in (Phase.LAUNCHED, Phase.ON_TRACK):
             # On the track unless it is seen falling onto the rotor.
             track = seen.track if seen.track and self._follows_track(seen.track, t) else None
@@ -368,6 +369,7 @@ class SpinTracker:
                 # course puts it.
                 faint = (b for b in (seen.faint, *seen.others) if b is not None)
                 ball = next((b for b in faint if self._faint_goes_on(b, t)), None)
+                faint_spot = ball is not None
             spot = seen.track or seen.faint
             if ball is None and spot is not None and self._found_in_a_run(spot, t, before):
                 ball = spot
@@ -398,7 +400,7 @@ class SpinTracker:
         self._last_seen = t
         self._last_rho = ball.rho
         if self.phase in (Phase.LAUNCHED, Phase.ON_TRACK):
-            return self._on_track(frame, t, rotor, ball)
+            return self._on_track(frame, t, rotor, ball, faint_spot)
         rivals = tuple(b for b in seen.rotor if b is not ball)
         return self._on_rotor(frame, t, rotor, ball, rivals, read_pocket)
 
@@ -701,16 +703,24 @@ class SpinTracker:
     def _usual_track_rho(self) -> float | None:
         return float(np.median(self._track_rhos)) if len(self._track_rhos) >= 5 else None
 
-    def _advance(self, theta: float, t: float, on_track: bool = True) -> None:
+    def _advance(
+        self, theta: float, t: float, on_track: bool = True, keep_speed: bool = False
+    ) -> None:
         dt = max(1e-6, t - self._theta_t)
         predicted = self._speed * dt
-        self._move(wrap(theta - self._theta - predicted) + predicted, t, on_track)
+        self._move(wrap(theta - self._theta - predicted) + predicted, t, on_track, keep_speed)
 
-    def _move(self, step: float, t: float, on_track: bool = True) -> None:
+    def _move(self, step: float, t: float, on_track: bool = True, keep_speed: bool = False) -> None:
         """The ball went `step` (rad, unwrapped) since it was last seen; those are turns
-        on the track only while it is there, not once it spirals down to the rotor."""
+        on the track only while it is there, not once it spirals down to the rotor.
+
+        A faint spot's angle (`keep_speed`) says where the ball is, but its step is no
+        measure of its speed: a faint spot of noise 5 deg behind the ball, in the window
+        where its course put it, slowed its speed by an eighth, and the ball seen again
+        5 frames later lay just past where it could be (motion_blur 92024, valid, 60 fps:
+        never found again, refused `ball_lost` at 0.85 of 6.32 turns)."""
         dt = max(1e-6, t - self._theta_t)
-        if dt > 0:
+        if not keep_speed:
             self._speed = 0.5 * self._speed + 0.5 * step / dt if self._speed else step / dt
         self._theta += step
         self._theta_t = t
@@ -722,8 +732,10 @@ class SpinTracker:
         self._ball_dir = int(np.sign(travelled))
 
     def _on_track(
-        self, frame: int, t: float, rotor: RotorState, ball: BallSighting
+        self, frame: int, t: float, rotor: RotorState, ball: BallSighting, faint: bool
     ) -> list[Observation]:
+        """The ball seen on the track, or falling from it; a `faint` spot where its course
+        puts it moves it there, but leaves its speed as it was (`_move`)."""
         out: list[Observation] = []
         if ball.rho > _TRACK_RHO:
             self._drop_votes = 0
@@ -749,7 +761,7 @@ class SpinTracker:
             # Seen below its track, it is coming down: its turns across the deflectors are
             # not the track's, and must not count towards `min_revolutions`.
             self._track_rhos.append(ball.rho)
-            self._advance(ball.theta, t, on_track=not self._below_track(ball.rho))
+            self._advance(ball.theta, t, not self._below_track(ball.rho), keep_speed=faint)
             slow = abs(self._speed) < 2 * math.pi * _MIN_TRACK_RPS
             self._stalled = self._stalled + 1 if slow else 0
             if self.phase is Phase.LAUNCHED and self._stalled >= _LAUNCH_SIGHTINGS:

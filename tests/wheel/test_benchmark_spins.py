@@ -379,6 +379,20 @@ def test_a_glint_taken_for_the_drop_does_not_lose_a_faint_ball_on_the_track() ->
     assert verdict.number == 12
 
 
+def test_a_faint_spot_where_the_ball_goes_does_not_slow_it_down() -> None:
+    """Seed 92024 in `motion_blur` (640x480, 60 fps), never run before the benchmark drew
+    it: at 1.5 s the smeared ball fades for five frames, and a faint spot of noise 5 deg
+    behind it, in the window where its course put it, was taken for it. Its step slowed
+    the ball's speed by an eighth; the ball seen again five frames later lay just past
+    the farthest that speed let it go, and every sighting after it too: never found
+    again, refused `ball_lost` at 0.85 of 6.32 turns."""
+    spin = make_spin(92024, resolution=(640, 480), fps=60.0, look_name="motion_blur")
+    verdict = first_verdict(spin, live=True)
+    assert isinstance(verdict, SpinResult)
+    assert verdict.number == 5
+    assert verdict.facts.ball_revolutions <= _turns_seen_at_most(spin)
+
+
 def test_a_spot_held_still_beyond_the_track_is_not_the_ball_flying_off() -> None:
     """Seed 86008 in `chrome` (960x540, 30 fps, as the benchmark drew it), ball and
     rotor turning the same way: a spot stays at 1.42 rotor radii, in one place of the
