@@ -557,10 +557,21 @@ class SpinTracker:
         # flying outwards past its track is leaving the wheel, whatever shows on the rotor.
         return (
             not self._leaving
-            and t - self._last_seen <= _DROP_GAP_SECONDS
+            and t - self._last_going_round() <= _DROP_GAP_SECONDS
             and miss < math.radians(70)
             and abs(self._speed) < 0.6 * self._peak_speed
         )
+
+    def _last_going_round(self) -> float:
+        """When the ball was last seen going round: followed, or as the later of two
+        sightings after a gap that go round steadily its way, held until a third confirms
+        them (`_goes_on`). A slow ball fading over a chrome bowl is found again only as it
+        comes down, in two frames on its way to the rotor: its drop is taken from there
+        (chrome 94020, valid: unseen for 0.57 s, then seen at 1.17 and 1.09 rotor radii
+        and on the rotor 0.63 s after it was last followed; refused `ball_lost`)."""
+        if len(self._held) >= 2:
+            return max(self._last_seen, self._held[-1][0])
+        return self._last_seen
 
     def _still_up(self, spot: BallSighting | None, down: BallSighting, t: float) -> bool:
         """Is this spot, at or beyond the ball's usual track where its course puts it and
