@@ -634,9 +634,9 @@ def _one_edge(
     A long shutter smears the ball past the frets of its pocket, and the end of the
     smear beyond one of them passes for a clean edge: a radius in from it is a fret or
     more from the ball (motion_blur 92001, valid: 3.2 to 3.6 deg from the sighting, 0.5
-    deg from a fret). Of the one-edge readings at rest of 330 valid spins (seeds 92000),
-    the good ones lay at most 0.55 radius from the sighting, those 1.5 deg or more off
-    the truth 1.1 radii at least.
+    deg from a fret). Of 41 such readings at rest in 310 valid spins (seeds 92000), the
+    28 within 1.5 deg of the truth lay at most 0.54 radius from the sighting, and the 8
+    further from it than 0.75 radius were all 3.3 to 4.7 deg off.
 
     An edge that runs beyond a fret may be the fret's blurred with the ball (the ball
     touches it) or the ball's (it lies across the fret). One radius in from the clean
