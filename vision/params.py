@@ -43,7 +43,9 @@ class DetectorParams:
     no_frame_seconds: float = 1.0
     lost_wheel_seconds: float = 1.0  # the pocket pattern unseen this long: the wheel moved
     min_ring_score: float = 0.3
-    min_zero_margin: float = 6.0  # grey levels by which the zero must be the greenest pocket
+    # Grey levels by which the zero must be the greenest pocket, or (greener than any at
+    # all) the least red one (`vision.ring.zero_margin`).
+    min_zero_margin: float = 6.0
     min_local_score: float = 0.5
     angle_bins: int = 360
     radial_step: float = 0.02  # of the rotor's radius

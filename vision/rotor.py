@@ -53,7 +53,7 @@ class RotorTracker:
 
     def update(self, red: FloatArray, green: FloatArray, t: float) -> RotorState:
         m = self.matcher.align(red)
-        margin = zero_margin(green, m.zero) if m.score >= self.min_score else 0.0
+        margin = zero_margin(red, green, m.zero) if m.score >= self.min_score else 0.0
         sure = m.score >= self.min_score and margin >= self.min_margin
         dt = 0.0 if self._t is None else max(1e-6, t - self._t)
         self._t = t

@@ -393,6 +393,27 @@ def test_a_faint_spot_where_the_ball_goes_does_not_slow_it_down() -> None:
     assert verdict.facts.ball_revolutions <= _turns_seen_at_most(spin)
 
 
+@pytest.mark.parametrize(
+    ("seed", "resolution", "fps", "look", "number"),
+    [
+        (96004, (640, 480), 60.0, "uneven_light", 23),
+        (94030, (960, 540), 30.0, "studio", 36),
+    ],
+)
+def test_a_blue_green_zero_under_a_dim_light_is_followed(
+    seed: int, resolution: tuple[int, int], fps: float, look: str, number: int
+) -> None:
+    """Seeds 96004 and 94030, never run before the benchmark drew them: the wheel's
+    zero is a blue-green, 1.2 to 5.4 grey levels greener than the greenest black pocket
+    under these looks' light, where 6 were asked for: the zero never or seldom surely
+    seen, the spins were refused `rotor_not_tracked` and `ball_lost` (the ball on a
+    rotor not followed is never looked for). It is far less red than any pocket."""
+    spin = make_spin(seed, resolution=resolution, fps=fps, look_name=look)
+    verdict = first_verdict(spin, live=True)
+    assert isinstance(verdict, SpinResult)
+    assert verdict.number == number
+
+
 def test_a_spot_held_still_beyond_the_track_is_not_the_ball_flying_off() -> None:
     """Seed 86008 in `chrome` (960x540, 30 fps, as the benchmark drew it), ball and
     rotor turning the same way: a spot stays at 1.42 rotor radii, in one place of the
