@@ -697,9 +697,7 @@ class SpinTracker:
         if gap <= 0:
             return False
         seen = (sense * (first.theta - self._theta)) % (2 * math.pi)
-        least = min(now, abs(self._speed)) * gap
-        turns = max(0, math.ceil((least - seen) / (2 * math.pi)))
-        went = seen + 2 * math.pi * turns
+        went = _fewest_turns(seen, min(now, abs(self._speed)) * gap)
         if went > self._window(gap)[1]:
             return False
         self._move(sense * went, t0)
@@ -1219,6 +1217,12 @@ def _seen_before(spots: list[_TrackPoint], launch: list[_TrackPoint]) -> float:
     return sense * back
 
 
+def _fewest_turns(seen: float, least: float) -> float:
+    """How far (rad) the ball went across a gap where it was `seen` (rad, 0 to a turn)
+    further round and went at least `least`: the fewest whole turns more that reach it."""
+    return seen + 2 * math.pi * max(0, math.ceil((least - seen) / (2 * math.pi)))
+
+
 def _bridge_back(
     cur: _TrackPoint, run: list[_TrackPoint], sense: float, v: float
 ) -> tuple[float, float] | None:
@@ -1248,8 +1252,7 @@ def _bridge_back(
     if now > v + _MAX_DECEL * gap or now > 2 * math.pi * _MAX_TRACK_RPS:
         return None
     seen = (sense * (cur.theta - run[0].theta)) % (2 * math.pi)
-    turns = max(0, math.ceil((v * gap - seen) / (2 * math.pi)))
-    went = seen + 2 * math.pi * turns
+    went = _fewest_turns(seen, v * gap)
     if went > now * gap * (1 + _SPEED_SLACK) + _ANGLE_SLACK:
         return None
     return went, max(v, now)
