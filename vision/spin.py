@@ -1185,7 +1185,11 @@ def _seen_before(spots: list[_TrackPoint], launch: list[_TrackPoint]) -> float:
     sense = math.copysign(1.0, span)
     v = abs(span) / (last.t - first.t)
     track = float(np.median([p.rho for p in launch]))
-    earlier = [p for p in reversed(spots) if abs(p.rho - track) <= _LAUNCH_RHO_SPREAD]
+    earlier = [
+        p
+        for p in reversed(spots)
+        if abs(p.rho - track) <= _LAUNCH_RHO_SPREAD and not _held_there(p, spots)
+    ]
     back, cur = 0.0, first
     followed = [(first.t, 0.0)]  # each spot followed back: its time, how far back it was
     i = 0
@@ -1236,7 +1240,9 @@ def _bridge_back(
     fewest at least that far (`SpinTracker._bridge`, backwards; motion_blur 88001, valid:
     seen in runs of two to five frames with gaps of up to 0.36 s between, found going
     round only at 4 s, 1.42 of 5.70 turns counted)."""
-    if len(run) < _LAUNCH_SIGHTINGS:
+    if len(run) < _LAUNCH_SIGHTINGS or max(p.rho for p in run) - min(p.rho for p in run) > (
+        _LAUNCH_RHO_SPREAD
+    ):
         return None
     speeds = []
     for later, before in itertools.pairwise(run):
@@ -1260,6 +1266,13 @@ def _bridge_back(
 
 def _held_still(a: BallSighting, b: BallSighting) -> bool:
     return abs(wrap(b.theta - a.theta)) <= _STILL_SPOT_RAD and abs(b.rho - a.rho) <= _STILL_SPOT_RHO
+
+
+def _held_there(p: _TrackPoint, spots: list[_TrackPoint]) -> bool:
+    """Is something seen at `p`'s place again sooner than the fastest ball goes round?
+    Then it held still there (a hand, or a mark of the bowl the camera's shake lights
+    up now and then): not the ball."""
+    return any(0 < abs(q.t - p.t) < 1 / _MAX_TRACK_RPS and _same_place(q, p) for q in spots)
 
 
 def _same_place(p: _TrackPoint, q: _TrackPoint) -> bool:

@@ -62,3 +62,26 @@ def test_a_run_slower_than_the_ball_after_the_gap_is_not_the_ball() -> None:
 def test_two_spots_before_a_gap_are_not_a_run() -> None:
     """A run is three spots at least (`_LAUNCH_SIGHTINGS`), as after a gap on the track."""
     assert _seen_before([_spot(12), _spot(13)], _launch(26)) == 0.0
+
+
+def test_a_run_before_a_gap_that_does_not_keep_to_one_track_is_not_the_ball() -> None:
+    """Spots that go round as the ball did, but 0.12 rotor radii apart across the track
+    (each within `_LAUNCH_RHO_SPREAD` of the launch's): a ball keeps to its track, as a
+    launch's sightings must (`_launches`), so nothing before the gap counts (shake 97037:
+    noise at 1.33, 1.33 and 1.44 before the release, bridged to from a launch at 1.39,
+    counted 6.01 of 4.19 turns)."""
+    wide = [
+        _TrackPoint(p.t, p.theta, TRACK + (0.06 if f % 2 else -0.06), None, 0.0, p.before)
+        for f, p in ((f, _spot(f)) for f in range(10, 14))
+    ]
+    assert _seen_before(wide, _launch(26)) == 0.0
+
+
+def test_a_spot_seen_again_at_its_place_at_once_is_not_the_ball() -> None:
+    """A mark at one place in frames 20 and 22, 0.08 s apart, where the ball's course
+    puts it in frame 22: no ball goes round in 0.08 s (`_MAX_TRACK_RPS`), so something
+    held still there, and nothing before the launch counts (shake 96045: bowl marks the
+    camera's shake lit up before the release, followed back 0.80 turns)."""
+    mark = _spot(22)
+    still = [_TrackPoint(f / FPS, mark.theta, TRACK, None, 0.0, (f - 1) / FPS) for f in (20, 22)]
+    assert _seen_before(still, _launch(26)) == 0.0
