@@ -177,6 +177,8 @@ class SpinTracker:
         self._last_seen = 0.0
         self._last_rho = math.inf
         self._drop_votes = 0
+        # When and where on the rotor (rad from its zero) the ball was last seen coming down.
+        self._down: tuple[float, float] | None = None
         self._stalled = 0  # track sightings in a row that leave the ball going round too slowly
         self._drop_t = math.inf
         self._leaving = 0
@@ -354,7 +356,12 @@ class SpinTracker:
             # On the track unless it is seen falling onto the rotor.
             track = seen.track if seen.track and self._follows_track(seen.track, t) else None
             down = next(
-                (b for b in seen.rotor if self._follows_track(b, t) and not self._is_ghost(b, t)),
+                (
+                    b
+                    for b in seen.rotor
+                    if (self._follows_track(b, t) or self._hopped_on(b, t, rotor))
+                    and not self._is_ghost(b, t)
+                ),
                 None,
             )
             if down is not None and self._still_up(seen.track, down, t):
@@ -495,7 +502,11 @@ class SpinTracker:
             self._phi_t = self._theta_t
         zero, phi, dt = rotor.zero, self._phi, t - self._phi_t
         reach = math.radians(45) + math.radians(_MAX_HOP_DEG_PER_S) * dt
-        near = [b for b in seen.rotor if abs(wrap(b.theta - zero - phi)) <= reach]
+        near = [
+            b
+            for b in seen.rotor
+            if abs(wrap(b.theta - zero - phi)) <= reach and not self._is_ghost(b, self._drop_t)
+        ]
         # The ball outshines what is left of the rotor's own markings.
         best = max(near, key=lambda b: b.contrast, default=None)
         if best is None:
@@ -561,6 +572,19 @@ class SpinTracker:
             and miss < math.radians(70)
             and abs(self._speed) < 0.6 * self._peak_speed
         )
+
+    def _hopped_on(self, spot: BallSighting, t: float, rotor: RotorState) -> bool:
+        """Is this spot on the rotor where the ball, just seen coming down onto it, can
+        have hopped to since? Down there it is carried by the rotor and hops, no longer on
+        its track's course (studio 97000, valid: seen coming down twice, then unseen in
+        the air for 0.27 s and seen again on the rotor 150 deg from where the track would
+        have taken it; never a third sighting to drop it, refused `ball_lost`)."""
+        if self._down is None or rotor.zero is None or self._leaving:
+            return False
+        down_t, phi = self._down
+        dt = t - down_t
+        reach = math.radians(_MAX_HOP_DEG_PER_S) * dt
+        return dt <= _DROP_GAP_SECONDS and abs(wrap(spot.theta - rotor.zero - phi)) <= reach
 
     def _last_going_round(self) -> float:
         """When the ball was last seen going round: followed, or as the later of two
@@ -747,7 +771,7 @@ class SpinTracker:
         puts it moves it there, but leaves its speed as it was (`_move`)."""
         out: list[Observation] = []
         if ball.rho > _TRACK_RHO:
-            self._drop_votes = 0
+            self._drop_votes, self._down = 0, None
             usual = self._usual_track_rho()
             if usual is not None and ball.rho > usual + _LEAVING_RHO:
                 # Flying off, the ball moves on from frame to frame; what stays put out
@@ -798,6 +822,8 @@ class SpinTracker:
         # Only a ball seen going round can drop (a false launch times out instead).
         if ball.rho <= _ON_ROTOR_RHO and self.phase is Phase.ON_TRACK:
             self._drop_votes += 1
+            if rotor.zero is not None:
+                self._down = (t, wrap(ball.theta - rotor.zero))
         if self._drop_votes < 3:
             return out
         if self._revolutions < self.p.min_revolutions:

@@ -259,6 +259,21 @@ def test_a_reflection_that_stays_in_the_picture_is_no_drop() -> None:
     assert verdict.facts.ball_revolutions <= 3.67  # the truth: never more
 
 
+def test_a_reflection_that_stays_in_the_picture_is_not_the_ball_bouncing() -> None:
+    """Seed 97015 in `chrome` (960x540, 30 fps), never run before the benchmark drew it:
+    0.4 s after the drop, a reflection on the chrome cone, brighter than the ball and
+    seen in one place of the picture while the ball was on the track, was taken for the
+    ball hopping back 55 deg. Followed as it stayed put while the rotor turned under it,
+    the ball at rest from frame 176 was found again only when the reflection went out at
+    frame 226: declared 58 frames (1.9 s) after the rest, past the video."""
+    spin = make_spin(97015, resolution=(960, 540), fps=30.0, look_name="chrome")
+    verdict = first_verdict(spin)
+    assert isinstance(verdict, SpinResult)
+    assert verdict.number == 5
+    assert spin.truth.rest_frame is not None
+    assert verdict.facts.declared_frame - spin.truth.rest_frame <= 0.3 * 30
+
+
 def test_a_launch_found_late_counts_the_turns_seen_before_it() -> None:
     """Seed 85042 in `studio` (960x540, 25 fps, as the benchmark drew it): the faint
     fast ball goes 29 deg a frame, and for a second after the launch the trace of the
