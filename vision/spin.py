@@ -197,7 +197,8 @@ class SpinTracker:
         # Track sightings, faint ones too, in the frames after one another since the
         # ball was last found: `_FAINT_RUN` of them going round as it does find it again.
         self._faint_held: list[tuple[float, BallSighting]] = []
-        # Spots on the rotor while the ball was seen on the track (`_is_ghost`).
+        # Spots on the rotor and off it, the ball's aside, while it was seen on the track
+        # (`_is_ghost`).
         self._ghosts: deque[tuple[float, BallSighting]] = deque()
 
     @property
@@ -525,15 +526,15 @@ class SpinTracker:
 
     def _remember_ghosts(self, seen: Sightings, t: float) -> None:
         ghosts = self._ghosts
-        ghosts.extend((t, b) for b in seen.rotor)
+        ghosts.extend((t, b) for b in (*seen.rotor, *seen.others))
         while ghosts and t - ghosts[0][0] > _GHOST_SECONDS:
             ghosts.popleft()
 
     def _is_ghost(self, spot: BallSighting, t: float) -> bool:
-        """Was this spot on the rotor seen in this place in two frames while the ball was
-        on the track? Then it is no ball falling: a reflection that stays in the picture
-        while the rotor turns under it (chrome 85003 and 86045 at 25 fps: a drop seen at
-        2.6 turns)."""
+        """Was this spot seen in this place in two frames while the ball was on the track,
+        the ball elsewhere? Then it is no ball falling, nor flying off: a reflection that
+        stays in the picture while the rotor turns under it (chrome 85003 and 86045 at 25
+        fps: a drop seen at 2.6 turns), or a mark of the bowl."""
         seen = [
             (gt, g.contrast)
             for gt, g in self._ghosts
@@ -777,7 +778,12 @@ class SpinTracker:
                 # Flying off, the ball moves on from frame to frame; what stays put out
                 # there is a hand's trace or a reflection (chrome 86008: a spot held at
                 # 1.42 rotor radii, taken for the ball leaving at 0.7 turns).
-                still = self._left_at is not None and _held_still(self._left_at, ball)
+                # So is a mark of the bowl seen there while the ball went round (shake
+                # 96028, valid: one the camera's shake lit up now and then, the best spot
+                # off the rotor as the ball came down, taken for it flying off).
+                still = (
+                    self._left_at is not None and _held_still(self._left_at, ball)
+                ) or self._is_ghost(ball, t)
                 self._left_at = ball
                 if still:
                     return out
