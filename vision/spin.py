@@ -40,6 +40,9 @@ from vision.rotor import RotorState, wrap
 _POCKET = math.radians(POCKET_DEGREES)
 _TRACK_RHO = 1.04  # beyond the rotor's edge: the ball is on the track (or the deflectors)
 _ON_ROTOR_RHO = 1.0
+# Rotor radii a second the ball comes down at, at most (the renderer's falls and hops:
+# 2.9 at most over 40 spins; a sighting's radius is off by up to `_LAUNCH_RHO_SPREAD`).
+_MAX_FALL_SPEED = 4.0
 _LAUNCH_SIGHTINGS = 3
 _LAUNCH_SPEED_RATIO = 1.6
 _LAUNCH_RHO_SPREAD = 0.1  # rotor radii
@@ -567,11 +570,17 @@ class SpinTracker:
         # A ball drops only once it has lost much of its launch speed, and straight from
         # where it was just seen (a ball lost for a while could be anywhere); one last seen
         # flying outwards past its track is leaving the wheel, whatever shows on the rotor.
+        # Nor faster than a ball comes down from where it was last on its track (chrome
+        # 97002, valid: a faint ball over the bowl lost at 1.43 rotor radii, a glint on
+        # the rotor's rim at 1.02 in the next frame taken for it coming down, dropped
+        # 0.9 s and 1.4 turns early).
+        fell = self._track_rhos[-1] - ball.rho if self._track_rhos else 0.0
         return (
             not self._leaving
             and t - self._last_going_round() <= _DROP_GAP_SECONDS
             and miss < math.radians(70)
             and abs(self._speed) < 0.6 * self._peak_speed
+            and fell <= _MAX_FALL_SPEED * dt + _LAUNCH_RHO_SPREAD
         )
 
     def _hopped_on(self, spot: BallSighting, t: float, rotor: RotorState) -> bool:

@@ -136,9 +136,10 @@ def test_turns_the_ball_made_unseen_are_counted_at_least_never_more() -> None:
 def test_a_ball_seen_coming_down_onto_the_rotor_does_not_fly_off_the_wheel() -> None:
     """shake-70006: the ball seen twice on the rotor as it came down, then a spot out by
     the bowl's rim near its angle: taken for the ball leaving the wheel from its track
-    (`ball_left_wheel`) while it was bouncing on the rotor."""
+    (`ball_left_wheel`) while it was bouncing on the rotor. Unseen for four frames on
+    its way down (no ball comes down 0.5 rotor radii in a frame)."""
     tracker = SpinTracker(DetectorParams())
-    out = _track(tracker, range(60), 2.0) + _track(tracker, range(60, 100), 0.6)
+    out = _track(tracker, range(60), 2.0) + _track(tracker, range(60, 96), 0.6)
     theta = -2 * math.pi * 0.6 * 100 / FPS
     for k, i in enumerate(range(100, 106)):
         t = i / FPS
