@@ -439,17 +439,9 @@ class BallLocator:
         edge, _, side = min(edges, key=lambda e: e[1])
         near, far = edge - side * r_ang, edge - side * (r_ang + blur / 2)
         span = (min(near, far) - _AGREE * r_ang, max(near, far) + _AGREE * r_ang)
-        if len(edges) == 2:
+        if len(edges) == 2 and _disc(edges[0][0], edges[1][0], r_ang, blur):
             middle = (edges[0][0] + edges[1][0]) / 2
-            if _disc(edges[0][0], edges[1][0], r_ang, blur) and span[0] <= middle <= span[1]:
-                return middle
-            # Narrower than a disc, and neither side the lit one: its rim fades on both
-            # sides alike (both edges found as far in), and a radius in from either
-            # puts it too near the other. Between them it lies in the middle (motion_blur
-            # 97005, valid: edges 0.74 of a radius out, 3.0 deg from a fret; placed 1.4
-            # deg from it from the one that built up a little sooner).
-            (a, up_a, _), (b, up_b, _) = edges
-            if (b - a) / 2 < _WIDTH[0] * r_ang and min(up_a, up_b) > _LIT * max(up_a, up_b):
+            if span[0] <= middle <= span[1]:
                 return middle
         span = (min(near, far), max(near, far))
         walls = [f.theta for f in frets] + self._boundaries(theta, zero, span)

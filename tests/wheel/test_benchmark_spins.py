@@ -285,24 +285,6 @@ def test_a_mark_of_the_bowl_seen_while_the_ball_went_round_is_not_it_flying_off(
     assert verdict.number == 14
 
 
-@pytest.mark.parametrize(("seed", "number"), [(97005, 36), (97006, 1)])
-def test_a_ball_whose_rim_fades_on_both_sides_is_placed_between_its_edges(
-    seed: int, number: int
-) -> None:
-    """Seeds 97005 and 97006 in `motion_blur` (960x540, 60 fps), never run before the
-    benchmark drew them: at rest by a fret, the ball's two edges, found against the
-    bands above and below it, are 0.73 to 0.75 of its radius out from their middle,
-    neither building up much sooner than the other. Placed a radius in from the one
-    that did, and at its range's end nearer the fret, it lay 1.3 to 1.4 deg from it in
-    half the frames (the truth 3.15 and 3.04 deg; the middle of its edges 3.0 to 3.4):
-    refused `ball_on_fret`."""
-    verdict = first_verdict(
-        make_spin(seed, resolution=(960, 540), fps=60.0, look_name="motion_blur")
-    )
-    assert isinstance(verdict, SpinResult)
-    assert verdict.number == number
-
-
 def test_a_launch_found_late_counts_the_turns_seen_before_it() -> None:
     """Seed 85042 in `studio` (960x540, 25 fps, as the benchmark drew it): the faint
     fast ball goes 29 deg a frame, and for a second after the launch the trace of the
